@@ -1,0 +1,142 @@
+/**
+ * Ports: what the domain needs from the outside world. Adapters implement them; tests
+ * supply in-memory versions. Nothing here knows about SQL, HTTP or Node.
+ */
+import { Context, Data, type Effect, type Option, type Redacted } from "effect"
+import type {
+  Account,
+  AccountWithCustomer,
+  Customer,
+  OneTimeCode,
+  OtpChannel,
+  OtpPurpose,
+  RefreshToken
+} from "./Models.js"
+
+/** Identifiers (UUIDs), so tests can predict them. */
+export class Ids extends Context.Tag("domain/Ids")<Ids, { readonly next: Effect.Effect<string> }>() {}
+
+/** Cryptographically secure randomness. */
+export class SecureRandom extends Context.Tag("domain/SecureRandom")<SecureRandom, {
+  /** n decimal digits, uniformly distributed, leading zeros kept. */
+  readonly digits: (n: number) => Effect.Effect<string>
+  /** n random characters from the alphabet, uniformly distributed. */
+  readonly fromAlphabet: (n: number, alphabet: string) => Effect.Effect<string>
+  /** an unguessable URL-safe token with `bytes` bytes of entropy. */
+  readonly token: (bytes: number) => Effect.Effect<string>
+}>() {}
+
+/** Slow, salted password hashing (argon2id). */
+export class PasswordHasher extends Context.Tag("domain/PasswordHasher")<PasswordHasher, {
+  readonly hash: (plain: Redacted.Redacted<string>) => Effect.Effect<string>
+  readonly verify: (plain: Redacted.Redacted<string>, hash: string) => Effect.Effect<boolean>
+  /** Spends the same time as a verify, for sign-ins of unknown accounts (no timing oracle). */
+  readonly dummyVerify: (plain: Redacted.Redacted<string>) => Effect.Effect<void>
+}>() {}
+
+/**
+ * Keyed, deterministic digest (HMAC with a server secret) for high-entropy or short-lived
+ * secrets that must be looked up or compared: refresh tokens, one-time codes, BVNs.
+ */
+export class SecretHasher extends Context.Tag("domain/SecretHasher")<SecretHasher, {
+  readonly digest: (purpose: string, secret: string) => Effect.Effect<string>
+  /** constant-time comparison of two digests */
+  readonly equals: (a: string, b: string) => boolean
+}>() {}
+
+export interface AccessClaims {
+  readonly accountId: string
+}
+
+/** Short-lived signed access tokens. */
+export class AccessTokens extends Context.Tag("domain/AccessTokens")<AccessTokens, {
+  readonly issue: (claims: AccessClaims) => Effect.Effect<string>
+  readonly verify: (token: string) => Effect.Effect<Option.Option<AccessClaims>>
+}>() {}
+
+export interface OutboundMessage {
+  readonly channel: OtpChannel
+  readonly to: string
+  readonly subject?: string
+  readonly text: string
+  /** what the message is about, e.g. email_verification, password_reset */
+  readonly kind: string
+  /** the one-time code, when the message carries one (never logged) */
+  readonly code?: string
+}
+
+/** Email and SMS delivery. */
+export class Notifier extends Context.Tag("domain/Notifier")<Notifier, {
+  readonly send: (message: OutboundMessage) => Effect.Effect<void>
+}>() {}
+
+/** Runs an effect atomically: all its repository writes commit together or not at all. */
+export class UnitOfWork extends Context.Tag("domain/UnitOfWork")<UnitOfWork, {
+  readonly atomically: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}>() {}
+
+export interface NewAccount {
+  readonly account: Account
+  readonly customer: Customer
+}
+
+export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, {
+  /** Fails with the taken field when the email or phone is already registered. */
+  readonly create: (input: NewAccount) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (accountId: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  readonly findByEmail: (email: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  readonly findByPhone: (phone: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  readonly emailExists: (email: string) => Effect.Effect<boolean>
+  readonly phoneExists: (phone: string) => Effect.Effect<boolean>
+  readonly markEmailVerified: (accountId: string, now: Date) => Effect.Effect<void>
+  readonly markPhoneVerified: (accountId: string, now: Date) => Effect.Effect<void>
+  /** Moves the customer from `from` to `to`; no-op when the status is not `from`. */
+  readonly transitionStatus: (
+    accountId: string,
+    from: Customer["customerStatus"],
+    to: Customer["customerStatus"],
+    now: Date
+  ) => Effect.Effect<void>
+  readonly setPasswordHash: (accountId: string, hash: string, now: Date) => Effect.Effect<void>
+}>() {}
+
+export interface NewOtp {
+  readonly id: string
+  readonly accountId: string
+  readonly channel: OtpChannel
+  readonly purpose: OtpPurpose
+  readonly destination: string
+  readonly codeHash: string
+  readonly maxAttempts: number
+  readonly expiresAt: Date
+  readonly createdAt: Date
+}
+
+export class OtpRepo extends Context.Tag("domain/OtpRepo")<OtpRepo, {
+  /** Stores a new code and retires every other live code of the same account and purpose. */
+  readonly issue: (otp: NewOtp) => Effect.Effect<void>
+  readonly latest: (accountId: string, purpose: OtpPurpose) => Effect.Effect<Option.Option<OneTimeCode>>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<OneTimeCode>>
+  /**
+   * Atomically spends one attempt on a live code (unconsumed, unexpired at `now`, attempts left)
+   * and returns it; none when the code is not live. A guess is compared only after its attempt
+   * is spent, so parallel guessing cannot exceed the attempt limit.
+   */
+  readonly claimAttempt: (id: string, now: Date) => Effect.Effect<Option.Option<OneTimeCode>>
+  /** Atomically marks the code used; false when someone else used it first. */
+  readonly consume: (id: string, now: Date) => Effect.Effect<boolean>
+}>() {}
+
+export class RefreshTokenRepo extends Context.Tag("domain/RefreshTokenRepo")<RefreshTokenRepo, {
+  readonly insert: (token: RefreshToken) => Effect.Effect<void>
+  readonly findByHash: (tokenHash: string) => Effect.Effect<Option.Option<RefreshToken>>
+  /** Atomically marks a live token used; false when it was already used or revoked. */
+  readonly markUsed: (id: string, now: Date) => Effect.Effect<boolean>
+  readonly revokeFamily: (familyId: string, now: Date) => Effect.Effect<void>
+  readonly revokeAllForAccount: (accountId: string, now: Date) => Effect.Effect<void>
+}>() {}
+
+/** A unique column already holds the value (raced registrations, referral code collisions). */
+export class UniqueViolation extends Data.TaggedError("UniqueViolation")<{
+  readonly field: "email" | "phone" | "referralCode"
+}> {}

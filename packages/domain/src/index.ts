@@ -1,0 +1,7 @@
+export * as Auth from "./Auth.js"
+export * from "./Email.js"
+export * from "./Errors.js"
+export * from "./Models.js"
+export * as Otp from "./Otp.js"
+export * from "./Phone.js"
+export * from "./Ports.js"

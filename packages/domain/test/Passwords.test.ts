@@ -1,0 +1,268 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, TestClock } from "effect"
+import * as Auth from "../src/Auth.js"
+import { ADA, BOLA, inMemory, pw, registerAda, registerBola, wrongCode } from "./support/Fixtures.js"
+import { Sent, Store } from "./support/InMemory.js"
+
+const NEW_PASSWORD = "a completely new password"
+
+const signedInAda = Effect.gen(function*() {
+  const { account } = yield* registerAda()
+  const tokens = yield* Auth.login({ email: ADA.email, password: pw(ADA.password) })
+  return { accountId: account.id, tokens }
+})
+
+const forgot = Effect.gen(function*() {
+  yield* Auth.forgotPassword(ADA.email)
+  return yield* Sent.lastCode("password_reset")
+})
+
+const allRevoked = Effect.map(Store.refreshTokens, (ts) => ts.length > 0 && ts.every((t) => t.revokedAt !== null))
+
+describe("forgot / reset password", () => {
+  it.effect("forgotPassword emails a password_reset code", () =>
+    inMemory(Effect.gen(function*() {
+      yield* registerAda()
+      yield* Auth.forgotPassword(ADA.email)
+      expect((yield* Sent.all)[0]).toMatchObject({ channel: "email", to: ADA.email, kind: "password_reset" })
+      expect((yield* Store.otps)[0]!.purpose).toBe("password_reset")
+    })))
+
+  it.effect("forgotPassword: AccountNotFound for unknown and deleted accounts, nothing sent", () =>
+    inMemory(Effect.gen(function*() {
+      expect((yield* Effect.flip(Auth.forgotPassword("nobody@example.com")))._tag).toBe("AccountNotFound")
+      const { account } = yield* registerAda()
+      yield* Store.setCustomerStatus(account.id, "deleted")
+      expect((yield* Effect.flip(Auth.forgotPassword(ADA.email)))._tag).toBe("AccountNotFound")
+      expect(yield* Sent.all).toEqual([])
+    })))
+
+  it.effect("reset with the right code changes the hash, consumes the code and revokes refresh tokens", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId, tokens } = yield* signedInAda
+      const code = yield* forgot
+      yield* Auth.resetPassword({ email: ADA.email, code, password: pw(NEW_PASSWORD) })
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${NEW_PASSWORD}`)
+      expect((yield* Store.otps)[0]!.consumedAt).not.toBeNull()
+      expect(yield* allRevoked).toBe(true)
+      expect((yield* Effect.flip(Auth.rotateRefreshToken(tokens.refreshToken)))._tag).toBe("InvalidRefreshToken")
+      // old password out, new password in
+      expect((yield* Effect.flip(Auth.login({ email: ADA.email, password: pw(ADA.password) })))._tag).toBe(
+        "InvalidCredentials"
+      )
+      yield* Auth.login({ email: ADA.email, password: pw(NEW_PASSWORD) })
+      // the code is single use
+      const again = yield* Effect.flip(Auth.resetPassword({ email: ADA.email, code, password: pw("yet another one") }))
+      expect(again._tag).toBe("OtpGateRejected")
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${NEW_PASSWORD}`)
+    })))
+
+  it.effect("the same password is PasswordReused and does not consume the code", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId, tokens } = yield* signedInAda
+      const code = yield* forgot
+      const error = yield* Effect.flip(Auth.resetPassword({ email: ADA.email, code, password: pw(ADA.password) }))
+      expect(error._tag).toBe("PasswordReused")
+      expect((yield* Store.otps)[0]!.consumedAt).toBeNull()
+      expect((yield* Store.refreshTokens)[0]!.revokedAt).toBeNull()
+      // a different password then works with the same code
+      yield* Auth.resetPassword({ email: ADA.email, code, password: pw(NEW_PASSWORD) })
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${NEW_PASSWORD}`)
+      expect((yield* Effect.flip(Auth.rotateRefreshToken(tokens.refreshToken)))._tag).toBe("InvalidRefreshToken")
+    })))
+
+  it.effect("a wrong code is OtpGateRejected and changes nothing", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      const code = yield* forgot
+      const error = yield* Effect.flip(
+        Auth.resetPassword({ email: ADA.email, code: wrongCode(code), password: pw(NEW_PASSWORD) })
+      )
+      expect(error._tag).toBe("OtpGateRejected")
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${ADA.password}`)
+      expect((yield* Store.refreshTokens)[0]!.revokedAt).toBeNull()
+      expect((yield* Store.otps)[0]).toMatchObject({ attempts: 1, consumedAt: null })
+    })))
+
+  it.effect("PasswordReused is only revealed after a correct code", () =>
+    inMemory(Effect.gen(function*() {
+      yield* registerAda()
+      const code = yield* forgot
+      const error = yield* Effect.flip(
+        Auth.resetPassword({ email: ADA.email, code: wrongCode(code), password: pw(ADA.password) })
+      )
+      expect(error._tag).toBe("OtpGateRejected")
+    })))
+
+  it.effect("reset for an unknown email, or with another account's code, is OtpGateRejected", () =>
+    inMemory(Effect.gen(function*() {
+      yield* registerAda()
+      yield* registerBola
+      const adaCode = yield* forgot
+      expect(
+        (yield* Effect.flip(Auth.resetPassword({ email: "nobody@example.com", code: adaCode, password: pw(NEW_PASSWORD) })))._tag
+      ).toBe("OtpGateRejected")
+      expect(
+        (yield* Effect.flip(Auth.resetPassword({ email: BOLA.email, code: adaCode, password: pw(NEW_PASSWORD) })))._tag
+      ).toBe("OtpGateRejected")
+      expect((yield* Store.otps)[0]!.attempts).toBe(0)
+    })))
+
+  it.effect("a reset code expires after 10 minutes", () =>
+    inMemory(Effect.gen(function*() {
+      yield* registerAda()
+      const code = yield* forgot
+      yield* TestClock.adjust("10 minutes")
+      expect(
+        (yield* Effect.flip(Auth.resetPassword({ email: ADA.email, code, password: pw(NEW_PASSWORD) })))._tag
+      ).toBe("OtpGateRejected")
+    })))
+})
+
+describe("changePassword", () => {
+  const actionCode = (accountId: string) =>
+    Effect.gen(function*() {
+      const { pinId } = yield* Auth.requestActionOtp(accountId)
+      return { pinId, code: yield* Sent.lastCode("action_confirmation") }
+    })
+
+  it.effect("succeeds with the current password and a sensitive_action code; revokes refresh tokens", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId, tokens } = yield* signedInAda
+      const { pinId, code } = yield* actionCode(accountId)
+      expect((yield* Store.otp(pinId)).purpose).toBe("sensitive_action")
+      yield* Auth.changePassword({
+        accountId,
+        currentPassword: pw(ADA.password),
+        newPassword: pw(NEW_PASSWORD),
+        otpPinId: pinId,
+        otpCode: code
+      })
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${NEW_PASSWORD}`)
+      expect((yield* Store.otp(pinId)).consumedAt).not.toBeNull()
+      expect(yield* allRevoked).toBe(true)
+      expect((yield* Effect.flip(Auth.rotateRefreshToken(tokens.refreshToken)))._tag).toBe("InvalidRefreshToken")
+      yield* Auth.login({ email: ADA.email, password: pw(NEW_PASSWORD) })
+      // the code cannot authorise a second change
+      const again = yield* Effect.flip(Auth.changePassword({
+        accountId,
+        currentPassword: pw(NEW_PASSWORD),
+        newPassword: pw("third password"),
+        otpPinId: pinId,
+        otpCode: code
+      }))
+      expect(again._tag).toBe("OtpGateRejected")
+    })))
+
+  it.effect("a wrong current password is InvalidCredentials and spends no OTP attempt", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      const { pinId, code } = yield* actionCode(accountId)
+      const error = yield* Effect.flip(Auth.changePassword({
+        accountId,
+        currentPassword: pw("not my password"),
+        newPassword: pw(NEW_PASSWORD),
+        otpPinId: pinId,
+        otpCode: code
+      }))
+      expect(error._tag).toBe("InvalidCredentials")
+      expect((yield* Store.otp(pinId)).attempts).toBe(0)
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${ADA.password}`)
+    })))
+
+  it.effect("a bad OTP is OtpGateRejected and changes nothing", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      const { pinId, code } = yield* actionCode(accountId)
+      for (const [otpPinId, otpCode] of [[pinId, wrongCode(code)], ["no-such-pin", code]] as const) {
+        const error = yield* Effect.flip(Auth.changePassword({
+          accountId,
+          currentPassword: pw(ADA.password),
+          newPassword: pw(NEW_PASSWORD),
+          otpPinId,
+          otpCode
+        }))
+        expect(error._tag).toBe("OtpGateRejected")
+      }
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${ADA.password}`)
+      expect((yield* Store.refreshTokens)[0]!.revokedAt).toBeNull()
+    })))
+
+  it.effect("an email-verification code cannot be used as otpPinId", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      yield* Auth.sendEmailOtp(accountId)
+      const code = yield* Sent.lastCode("email_verification")
+      const [emailOtp] = yield* Store.otps
+      const error = yield* Effect.flip(Auth.changePassword({
+        accountId,
+        currentPassword: pw(ADA.password),
+        newPassword: pw(NEW_PASSWORD),
+        otpPinId: emailOtp!.id,
+        otpCode: code
+      }))
+      expect(error._tag).toBe("OtpGateRejected")
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${ADA.password}`)
+      expect((yield* Store.otp(emailOtp!.id))).toMatchObject({ attempts: 0, consumedAt: null })
+    })))
+
+  it.effect("another account's action code is OtpGateRejected", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      const bola = yield* registerBola
+      const { pinId, code } = yield* actionCode(bola.account.id)
+      const error = yield* Effect.flip(Auth.changePassword({
+        accountId,
+        currentPassword: pw(ADA.password),
+        newPassword: pw(NEW_PASSWORD),
+        otpPinId: pinId,
+        otpCode: code
+      }))
+      expect(error._tag).toBe("OtpGateRejected")
+    })))
+
+  it.effect("the same new password is PasswordReused and the code stays usable", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      const { pinId, code } = yield* actionCode(accountId)
+      const input = { accountId, currentPassword: pw(ADA.password), otpPinId: pinId, otpCode: code }
+      expect((yield* Effect.flip(Auth.changePassword({ ...input, newPassword: pw(ADA.password) })))._tag).toBe(
+        "PasswordReused"
+      )
+      expect((yield* Store.otp(pinId)).consumedAt).toBeNull()
+      yield* Auth.changePassword({ ...input, newPassword: pw(NEW_PASSWORD) })
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${NEW_PASSWORD}`)
+    })))
+
+  it.effect("NoPasswordSet for an account without a password; AccountNotFound for none", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      const { pinId, code } = yield* actionCode(accountId)
+      const input = { currentPassword: pw(ADA.password), newPassword: pw(NEW_PASSWORD), otpPinId: pinId, otpCode: code }
+      expect((yield* Effect.flip(Auth.changePassword({ ...input, accountId: "nobody" })))._tag).toBe("AccountNotFound")
+      yield* Store.patchAccount(accountId, { passwordHash: null })
+      expect((yield* Effect.flip(Auth.changePassword({ ...input, accountId })))._tag).toBe("NoPasswordSet")
+    })))
+})
+
+describe("withConsumedOtp", () => {
+  it.effect("when the protected change fails, the code is not consumed (one transaction)", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      const { pinId } = yield* Auth.requestActionOtp(accountId)
+      const error = yield* Effect.flip(Auth.withConsumedOtp(pinId, Effect.fail("change failed" as const)))
+      expect(error).toBe("change failed")
+      expect((yield* Store.otp(pinId)).consumedAt).toBeNull()
+      expect(yield* Auth.withConsumedOtp(pinId, Effect.succeed("done"))).toBe("done")
+      expect((yield* Store.otp(pinId)).consumedAt).not.toBeNull()
+      expect((yield* Effect.flip(Auth.withConsumedOtp(pinId, Effect.succeed("twice"))))._tag).toBe("OtpGateRejected")
+    })))
+
+  it.effect("requestActionOtp: NoEmailOnFile when the email is empty", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      yield* Store.patchAccount(accountId, { email: "" })
+      expect((yield* Effect.flip(Auth.requestActionOtp(accountId)))._tag).toBe("NoEmailOnFile")
+      expect((yield* Effect.flip(Auth.sendEmailOtp(accountId)))._tag).toBe("NoEmailOnFile")
+    })))
+})

@@ -1,0 +1,44 @@
+import { Effect, Redacted } from "effect"
+import * as Auth from "../../src/Auth.js"
+import { InMemoryLayer, type InMemory, Sent } from "./InMemory.js"
+
+/** Runs a test body against fresh in-memory ports (the TestClock of `it.effect` still applies). */
+export const inMemory = <A, E>(self: Effect.Effect<A, E, InMemory>): Effect.Effect<A, E> =>
+  Effect.provide(self, InMemoryLayer)
+
+export const pw = (plain: string) => Redacted.make(plain)
+
+export const ADA = {
+  email: "ada@example.com",
+  phone: "+2348031234567",
+  password: "correct horse battery staple"
+} as const
+
+export const BOLA = {
+  email: "bola@example.com",
+  phone: "+2349051234567",
+  password: "another long password"
+} as const
+
+export const registerAda = (overrides: Partial<Auth.RegisterInput> = {}) =>
+  Auth.register({
+    email: ADA.email,
+    phone: ADA.phone,
+    password: pw(ADA.password),
+    firstName: "Ada",
+    lastName: "Obi",
+    ...overrides
+  })
+
+export const registerBola = Auth.register({ email: BOLA.email, phone: BOLA.phone, password: pw(BOLA.password) })
+
+/** A 6-digit code that differs from `code` in every position. */
+export const wrongCode = (code: string) => [...code].map((d) => String((Number(d) + 1) % 10)).join("")
+
+/** register → sendEmailOtp → verifyEmailOtp: a verified customer, and its first token pair. */
+export const verifiedAda = Effect.gen(function*() {
+  const { account } = yield* registerAda()
+  yield* Auth.sendEmailOtp(account.id)
+  const tokens = yield* Auth.verifyEmailOtp(account.id, yield* Sent.lastCode("email_verification"))
+  return { accountId: account.id, tokens }
+})
