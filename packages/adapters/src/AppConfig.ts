@@ -1,0 +1,105 @@
+/**
+ * Every setting of the service, read through Effect `Config` and validated once at start-up.
+ * A bad value fails start-up with a message that names the variable. In production the
+ * development secrets below are refused: each secret must be set, differ from its development
+ * value and be at least 32 characters long.
+ */
+import { Config, ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
+import * as path from "node:path"
+
+export type AppEnv = "development" | "test" | "production"
+
+export interface AppConfigShape {
+  readonly appEnv: AppEnv
+  readonly port: number
+  readonly dataDir: string
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  /** where every outbound email/SMS is appended as a JSON line (development aid; none in production) */
+  readonly notifyOutboxFile: Option.Option<string>
+  /** HMAC key of access tokens (HS256) */
+  readonly accessTokenSecret: Redacted.Redacted<string>
+  /** HMAC key of stored one-time codes and refresh tokens */
+  readonly secretHashKey: Redacted.Redacted<string>
+  /** largest accepted request body, bytes */
+  readonly maxBodyBytes: number
+}
+
+export class AppConfig extends Context.Tag("adapters/AppConfig")<AppConfig, AppConfigShape>() {}
+
+/** Development values: fine on a laptop, refused when APP_ENV=production. */
+export const DevelopmentSecrets = {
+  ACCESS_TOKEN_SECRET: "development-access-token-secret-do-not-use-in-production",
+  SECRET_HASH_KEY: "development-secret-hash-key-do-not-use-in-production"
+} as const
+
+const secret = (name: keyof typeof DevelopmentSecrets, appEnv: AppEnv) =>
+  Config.redacted(name).pipe(
+    appEnv === "production" ? (c) => c : Config.withDefault(Redacted.make(DevelopmentSecrets[name])),
+    Config.validate({
+      message: appEnv === "production"
+        ? `must be a real secret of at least 32 characters in production (not the development value)`
+        : `must be at least 32 characters`,
+      validation: (value) =>
+        Redacted.value(value).length >= 32 &&
+        (appEnv !== "production" || Redacted.value(value) !== DevelopmentSecrets[name])
+    })
+  )
+
+export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
+  const appEnv = yield* Config.literal("development", "test", "production")("APP_ENV").pipe(
+    Config.withDefault("development" as const)
+  )
+  const dataDir = path.resolve(yield* Config.string("DATA_DIR").pipe(Config.withDefault("./.data")))
+  const outbox = yield* Config.option(Config.string("NOTIFY_OUTBOX_FILE"))
+  return {
+    appEnv,
+    port: yield* Config.port("PORT").pipe(Config.withDefault(8080)),
+    dataDir,
+    databaseUrl: yield* Config.option(Config.redacted("DATABASE_URL")),
+    notifyOutboxFile: Option.isSome(outbox) || appEnv === "production"
+      ? Option.map(outbox, (f) => path.resolve(f))
+      : Option.some(path.join(dataDir, "outbox.jsonl")),
+    accessTokenSecret: yield* secret("ACCESS_TOKEN_SECRET", appEnv),
+    secretHashKey: yield* secret("SECRET_HASH_KEY", appEnv),
+    maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(
+      Config.withDefault(64 * 1024),
+      Config.validate({ message: "must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 })
+    )
+  } satisfies AppConfigShape
+})
+
+/** Reads and validates the configuration; fails with a readable ConfigError naming the variable. */
+export const AppConfigLive = Layer.effect(AppConfig, loadAppConfig)
+
+export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
+  Layer.succeed(AppConfig, {
+    appEnv: "test",
+    port: 0,
+    dataDir: ".data/test",
+    databaseUrl: Option.none(),
+    notifyOutboxFile: Option.none(),
+    accessTokenSecret: Redacted.make(DevelopmentSecrets.ACCESS_TOKEN_SECRET),
+    secretHashKey: Redacted.make(DevelopmentSecrets.SECRET_HASH_KEY),
+    maxBodyBytes: 64 * 1024,
+    ...overrides
+  })
+
+/** One line per problem, e.g. `ACCESS_TOKEN_SECRET: must be a real secret …`. */
+export const describeConfigError = (error: ConfigError.ConfigError): string => {
+  const lines: Array<string> = []
+  const walk = (e: ConfigError.ConfigError): void => {
+    switch (e._op) {
+      case "And":
+      case "Or":
+        walk(e.left)
+        walk(e.right)
+        return
+      default:
+        lines.push(`${e.path.join(".") || "(config)"}: ${e.message}`)
+    }
+  }
+  walk(error)
+  return lines.join("\n")
+}
+
+export const isConfigError = (u: unknown): u is ConfigError.ConfigError => ConfigError.isConfigError(u)

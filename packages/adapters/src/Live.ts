@@ -1,0 +1,56 @@
+/**
+ * Composition of the adapters: one place that says which implementation serves each port.
+ * `databaseLayer` picks PostgreSQL when DATABASE_URL is set and embedded PGlite otherwise, and runs
+ * the migrations before anything else can use the database.
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { Effect, Layer, Option } from "effect"
+import * as path from "node:path"
+import { AppConfig } from "./AppConfig.js"
+import { PasswordHasherLive } from "./crypto/Argon2PasswordHasher.js"
+import { AccessTokensLive } from "./crypto/JoseAccessTokens.js"
+import { IdsLive, SecretHasherLive, SecureRandomLive } from "./crypto/NodeCrypto.js"
+import { runMigrations } from "./Migrations.js"
+import { NotifierLive } from "./notify/OutboxNotifier.js"
+import { AccountRepoSql } from "./repos/AccountRepoSql.js"
+import { OtpRepoSql, RefreshTokenRepoSql, UnitOfWorkSql } from "./repos/AuthRepoSql.js"
+import { pgLayer, pgliteLayer } from "./sql/Database.js"
+
+export const SqlClientLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Option.match(config.databaseUrl, {
+      onNone: () => pgliteLayer(path.join(config.dataDir, "pglite")),
+      onSome: pgLayer
+    }))
+)
+
+export const MigrationsLive = Layer.effectDiscard(
+  runMigrations.pipe(
+    Effect.tap((applied) =>
+      applied.length === 0
+        ? Effect.logDebug("database schema up to date")
+        : Effect.logInfo("migrations applied").pipe(Effect.annotateLogs("migrations", applied.map(([id, name]) => `${id}_${name}`)))
+    )
+  )
+)
+
+/** A migrated database on the given client. */
+export const databaseLayer = <E, R>(sql: Layer.Layer<SqlClient.SqlClient, E, R>) =>
+  MigrationsLive.pipe(Layer.provideMerge(sql))
+
+const RepositoriesLive = Layer.mergeAll(AccountRepoSql, OtpRepoSql, RefreshTokenRepoSql, UnitOfWorkSql)
+
+const ServicesLive = Layer.mergeAll(
+  IdsLive,
+  SecureRandomLive,
+  SecretHasherLive,
+  PasswordHasherLive,
+  AccessTokensLive,
+  NotifierLive
+)
+
+/** Every domain port, on the given database client; needs AppConfig. */
+export const adaptersLayer = <E, R>(sql: Layer.Layer<SqlClient.SqlClient, E, R>) =>
+  Layer.mergeAll(RepositoriesLive, ServicesLive).pipe(Layer.provideMerge(databaseLayer(sql)))
+
+export const AdaptersLive = adaptersLayer(SqlClientLive)

@@ -1,0 +1,39 @@
+/** Ids, CSPRNG and keyed digests on node:crypto. */
+import { Ids, SecretHasher, SecureRandom } from "@app/domain"
+import { Effect, Layer, Redacted } from "effect"
+import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
+import { AppConfig } from "../AppConfig.js"
+
+export const IdsLive = Layer.succeed(Ids, Ids.of({ next: Effect.sync(() => randomUUID()) }))
+
+const pick = (n: number, alphabet: string) => {
+  let out = ""
+  for (let i = 0; i < n; i++) out += alphabet[randomInt(alphabet.length)]
+  return out
+}
+
+export const SecureRandomLive = Layer.succeed(
+  SecureRandom,
+  SecureRandom.of({
+    digits: (n) => Effect.sync(() => pick(n, "0123456789")),
+    fromAlphabet: (n, alphabet) => Effect.sync(() => pick(n, alphabet)),
+    token: (bytes) => Effect.sync(() => randomBytes(bytes).toString("base64url"))
+  })
+)
+
+/** HMAC-SHA256 under SECRET_HASH_KEY, domain-separated by purpose. */
+export const SecretHasherLive = Layer.effect(
+  SecretHasher,
+  Effect.map(AppConfig, (config) => {
+    const key = Redacted.value(config.secretHashKey)
+    return SecretHasher.of({
+      digest: (purpose, secret) =>
+        Effect.sync(() => createHmac("sha256", key).update(`${purpose}\u0000${secret}`).digest("base64url")),
+      equals: (a, b) => {
+        const x = Buffer.from(a)
+        const y = Buffer.from(b)
+        return x.length === y.length && timingSafeEqual(x, y)
+      }
+    })
+  })
+)

@@ -1,0 +1,3 @@
+export * from "./AppConfig.js"
+export * from "./Live.js"
+export { runMigrations } from "./Migrations.js"

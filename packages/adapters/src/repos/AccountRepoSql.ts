@@ -1,0 +1,167 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
+import {
+  Account,
+  AccountRepo,
+  type AccountWithCustomer,
+  Customer,
+  CustomerStatus,
+  Gender,
+  KycStatus,
+  UniqueViolation
+} from "@app/domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { decodeRows, orDieDb, uniqueViolation } from "./SqlSupport.js"
+
+/** One row of accounts JOIN customers; customer columns are prefixed to keep names apart. */
+const JoinedRow = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  phone: Schema.NullOr(Schema.String),
+  passwordHash: Schema.NullOr(Schema.String),
+  firstName: Schema.NullOr(Schema.String),
+  lastName: Schema.NullOr(Schema.String),
+  otherNames: Schema.NullOr(Schema.String),
+  dateOfBirth: Schema.NullOr(Schema.String),
+  gender: Schema.NullOr(Gender),
+  address: Schema.NullOr(Schema.String),
+  emailVerified: Schema.Boolean,
+  phoneVerified: Schema.Boolean,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  customerId: Schema.String,
+  customerStatus: CustomerStatus,
+  kycStatus: KycStatus,
+  referralCode: Schema.String,
+  referredBy: Schema.NullOr(Schema.String),
+  pinHash: Schema.NullOr(Schema.String),
+  smsEnabled: Schema.Boolean,
+  emailEnabled: Schema.Boolean,
+  customerCreatedAt: Schema.DateFromSelf,
+  customerUpdatedAt: Schema.DateFromSelf
+})
+
+const toDomain = (r: typeof JoinedRow.Type): AccountWithCustomer => ({
+  account: new Account({
+    id: r.id,
+    email: r.email,
+    phone: r.phone,
+    passwordHash: r.passwordHash,
+    firstName: r.firstName,
+    lastName: r.lastName,
+    otherNames: r.otherNames,
+    dateOfBirth: r.dateOfBirth,
+    gender: r.gender,
+    address: r.address,
+    emailVerified: r.emailVerified,
+    phoneVerified: r.phoneVerified,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt
+  }),
+  customer: new Customer({
+    id: r.customerId,
+    accountId: r.id,
+    customerStatus: r.customerStatus,
+    kycStatus: r.kycStatus,
+    referralCode: r.referralCode,
+    referredBy: r.referredBy,
+    pinHash: r.pinHash,
+    smsEnabled: r.smsEnabled,
+    emailEnabled: r.emailEnabled,
+    createdAt: r.customerCreatedAt,
+    updatedAt: r.customerUpdatedAt
+  })
+})
+
+export const AccountRepoSql = Layer.effect(
+  AccountRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const decode = decodeRows(JoinedRow)
+
+    const selectJoined = (where: Statement.Fragment) =>
+      sql`
+        SELECT a.*, c.id AS customer_id, c.customer_status, c.kyc_status, c.referral_code, c.referred_by,
+               c.pin_hash, c.sms_enabled, c.email_enabled,
+               c.created_at AS customer_created_at, c.updated_at AS customer_updated_at
+        FROM accounts a JOIN customers c ON c.account_id = a.id
+        WHERE ${where}`.pipe(
+        Effect.flatMap(decode),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDomain)),
+        orDieDb
+      )
+
+    const exists = (where: Statement.Fragment) =>
+      sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM accounts WHERE ${where}) AS found`.pipe(
+        Effect.map((rows) => rows[0]?.found === true),
+        orDieDb
+      )
+
+    return AccountRepo.of({
+      create: ({ account, customer }) =>
+        sql.withTransaction(Effect.gen(function*() {
+          yield* sql`INSERT INTO accounts ${
+            sql.insert({
+              id: account.id,
+              email: account.email,
+              phone: account.phone,
+              passwordHash: account.passwordHash,
+              firstName: account.firstName,
+              lastName: account.lastName,
+              otherNames: account.otherNames,
+              dateOfBirth: account.dateOfBirth,
+              gender: account.gender,
+              address: account.address,
+              emailVerified: account.emailVerified,
+              phoneVerified: account.phoneVerified,
+              createdAt: account.createdAt,
+              updatedAt: account.updatedAt
+            })
+          }`
+          yield* sql`INSERT INTO customers ${
+            sql.insert({
+              id: customer.id,
+              accountId: customer.accountId,
+              customerStatus: customer.customerStatus,
+              kycStatus: customer.kycStatus,
+              referralCode: customer.referralCode,
+              referredBy: customer.referredBy,
+              pinHash: customer.pinHash,
+              smsEnabled: customer.smsEnabled,
+              emailEnabled: customer.emailEnabled,
+              createdAt: customer.createdAt,
+              updatedAt: customer.updatedAt
+            })
+          }`
+        })).pipe(
+          Effect.catchTag("SqlError", (error) => {
+            const constraint = uniqueViolation(error)
+            if (constraint === undefined) return Effect.die(error)
+            const field = constraint.includes("email")
+              ? "email" as const
+              : constraint.includes("phone")
+              ? "phone" as const
+              : constraint.includes("referral")
+              ? "referralCode" as const
+              : undefined
+            return field === undefined ? Effect.die(error) : Effect.fail(new UniqueViolation({ field }))
+          })
+        ),
+      findById: (accountId) => selectJoined(sql`a.id = ${accountId}`),
+      findByEmail: (email) => selectJoined(sql`a.email = ${email}`),
+      findByPhone: (phone) => selectJoined(sql`a.phone = ${phone}`),
+      emailExists: (email) => exists(sql`email = ${email}`),
+      phoneExists: (phone) => exists(sql`phone = ${phone}`),
+      markEmailVerified: (accountId, now) =>
+        orDieDb(sql`UPDATE accounts SET email_verified = true, updated_at = ${now} WHERE id = ${accountId}`),
+      markPhoneVerified: (accountId, now) =>
+        orDieDb(sql`UPDATE accounts SET phone_verified = true, updated_at = ${now} WHERE id = ${accountId}`),
+      transitionStatus: (accountId, from, to, now) =>
+        orDieDb(sql`
+          UPDATE customers SET customer_status = ${to}, updated_at = ${now}
+          WHERE account_id = ${accountId} AND customer_status = ${from}`),
+      setPasswordHash: (accountId, hash, now) =>
+        orDieDb(sql`UPDATE accounts SET password_hash = ${hash}, updated_at = ${now} WHERE id = ${accountId}`)
+    })
+  })
+)

@@ -1,0 +1,19 @@
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, type ParseResult, Schema } from "effect"
+
+/**
+ * Database failures and rows that do not match their schema are defects: they become a 500 with
+ * a correlation id, never a 400 that would echo internals to the client.
+ */
+export const orDieDb = <A, R>(effect: Effect.Effect<A, SqlError | ParseResult.ParseError, R>): Effect.Effect<A, never, R> =>
+  Effect.orDie(effect)
+
+/** Name of the unique constraint a statement violated, if that is why it failed. */
+export const uniqueViolation = (error: SqlError): string | undefined => {
+  const cause = error.cause as { code?: unknown; constraint?: unknown; message?: unknown } | undefined
+  if (cause?.code !== "23505") return undefined
+  if (typeof cause.constraint === "string") return cause.constraint
+  return typeof cause.message === "string" ? cause.message : ""
+}
+
+export const decodeRows = <A, I>(schema: Schema.Schema<A, I>) => Schema.decodeUnknown(Schema.Array(schema))
