@@ -1,0 +1,93 @@
+/**
+ * The response envelope of the spec, for every /api/v1 response:
+ *   { apiObject, code, status: "success" | "failure", message, result, error? }
+ *
+ * Success: `success(apiObject, payload)` is a Schema.transform from the envelope to the payload,
+ * so handlers return plain values while the wire and the OpenAPI document show the envelope.
+ *
+ * Failure: one error class, `HttpFailure`, carries status, message and detail. Its schemas (one per
+ * status, so HttpApi knows each status) encode it to the failure envelope; `failureResponse`
+ * builds the same envelope for failures that never reach a schema (decode errors, unknown routes,
+ * defects) in the API middleware.
+ */
+import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
+import { Data, Schema } from "effect"
+
+export const success = <A, I, R>(
+  apiObject: string,
+  payload: Schema.Schema<A, I, R>,
+  options: { readonly status?: number; readonly message?: string } = {}
+) => {
+  const status = options.status ?? 200
+  const message = options.message ?? "Success."
+  return Schema.transform(
+    Schema.Struct({
+      apiObject: Schema.Literal(apiObject),
+      code: Schema.Literal(status),
+      status: Schema.Literal("success"),
+      message: Schema.String,
+      result: payload
+    }),
+    Schema.typeSchema(payload),
+    {
+      strict: true,
+      decode: (envelope) => envelope.result,
+      encode: (result) => ({ apiObject, code: status, status: "success" as const, message, result })
+    }
+  ).annotations(HttpApiSchema.annotations({ status }))
+}
+
+/** `result` of a success that carries no data. */
+export const NoData = Schema.Struct({})
+
+export class HttpFailure extends Data.TaggedError("HttpFailure")<{
+  readonly status: number
+  readonly apiObject: string
+  readonly message: string
+  readonly error?: unknown
+}> {}
+
+export const failureBody = (f: HttpFailure) => ({
+  apiObject: f.apiObject,
+  code: f.status,
+  status: "failure" as const,
+  message: f.message,
+  result: {},
+  ...(f.error === undefined ? {} : { error: f.error })
+})
+
+export const failureResponse = (f: HttpFailure) => HttpServerResponse.unsafeJson(failureBody(f), { status: f.status })
+
+const failureSchema = (status: number, description: string) =>
+  Schema.transform(
+    Schema.Struct({
+      apiObject: Schema.String,
+      code: Schema.Literal(status),
+      status: Schema.Literal("failure"),
+      message: Schema.String,
+      result: Schema.Struct({}),
+      error: Schema.optional(Schema.Unknown)
+    }),
+    Schema.declare((u): u is HttpFailure => u instanceof HttpFailure && u.status === status),
+    {
+      strict: true,
+      decode: (e) => new HttpFailure({ status, apiObject: e.apiObject, message: e.message, error: e.error }),
+      encode: (f) => ({ ...failureBody(f), code: status })
+    }
+  ).annotations({ ...HttpApiSchema.annotations({ status }), description })
+
+/** Failure schemas by status, each created once (HttpApi collects error schemas by identity). */
+export const Failures = {
+  400: failureSchema(400, "Validation error or request refused"),
+  401: failureSchema(401, "Authentication required or credentials invalid"),
+  403: failureSchema(403, "Forbidden, e.g. account suspended"),
+  404: failureSchema(404, "Not found"),
+  409: failureSchema(409, "Conflict"),
+  429: failureSchema(429, "Too many requests"),
+  500: failureSchema(500, "Internal error")
+} as const
+
+export type FieldErrors = Record<string, ReadonlyArray<string>>
+
+export const validationFailure = (apiObject: string, fieldErrors: FieldErrors, formErrors: ReadonlyArray<string> = []) =>
+  new HttpFailure({ status: 400, apiObject, message: "Validation error", error: { fieldErrors, formErrors } })

@@ -1,0 +1,86 @@
+/**
+ * The API-level middleware that guarantees the envelope on every failure:
+ * - HttpFailure (domain and auth failures) passes through to its schema;
+ * - HttpApiDecodeError (bad body, query or path) → 400 'Validation error' with fieldErrors
+ *   (issues grouped by field path) and formErrors (issues about the whole body);
+ * - a body that is not JSON or is too large → 400 'Validation error' with a formError;
+ * - an unknown route → 404;
+ * - anything else (a defect) → 500 with a generic message and a correlation id; the cause is
+ *   logged with that id and never sent.
+ */
+import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import { Api } from "./Api.js"
+import { failureResponse, HttpFailure, validationFailure } from "./Envelope.js"
+
+const apiObjects: ReadonlyArray<readonly [string, string]> = [
+  ["/api/v1/auth", "Auth"],
+  ["/api/v1/oauth", "Auth"],
+  ["/api/v1/customers", "Customer"],
+  ["/api/v1/disbursements", "Disbursement"],
+  ["/api/v1/transactions", "Transaction"],
+  ["/api/v1/beneficiaries", "Beneficiary"],
+  ["/api/v1/banks", "Bank"],
+  ["/api/v1/spendings", "Spending"],
+  ["/api/v1/support", "Support"],
+  ["/api/v1/admin", "Admin"],
+  ["/api/v1/webhooks", "Webhook"]
+]
+
+export const apiObjectForUrl = (url: string): string =>
+  apiObjects.find(([prefix]) => url === prefix || url.startsWith(prefix + "/") || url.startsWith(prefix + "?"))?.[1] ??
+    "Api"
+
+const decodeFailure = (apiObject: string, error: HttpApiError.HttpApiDecodeError) => {
+  const fieldErrors: Record<string, Array<string>> = {}
+  const formErrors: Array<string> = []
+  for (const issue of error.issues) {
+    const message = issue._tag === "Missing" ? "Required" : issue.message
+    if (issue.path.length === 0) formErrors.push(message)
+    else (fieldErrors[issue.path.map(String).join(".")] ??= []).push(message)
+  }
+  return validationFailure(apiObject, fieldErrors, formErrors)
+}
+
+const describeRequestError = (error: HttpServerError.RequestError) => {
+  const text = String((error.cause as { message?: unknown } | undefined)?.message ?? error.description ?? "")
+  return /too large|maximum|exceed/i.test(text) ? "Request body is too large" : "Request body is not valid JSON"
+}
+
+export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
+  Api,
+  Effect.succeed((app) =>
+    Effect.catchAllCause(app, (cause) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const apiObject = apiObjectForUrl(request.url)
+        const failure = Cause.failureOption(cause)
+        if (Option.isSome(failure)) {
+          const e: unknown = failure.value
+          if (e instanceof HttpFailure) return failureResponse(e)
+          if (e instanceof HttpApiError.HttpApiDecodeError) return failureResponse(decodeFailure(apiObject, e))
+          if (HttpServerError.isServerError(e)) {
+            if (e._tag === "RouteNotFound") {
+              return failureResponse(new HttpFailure({ status: 404, apiObject, message: "Route not found" }))
+            }
+            if (e._tag === "RequestError") {
+              return failureResponse(validationFailure(apiObject, {}, [describeRequestError(e)]))
+            }
+          }
+        }
+        const correlationId = crypto.randomUUID()
+        yield* Effect.logError("request failed").pipe(
+          Effect.annotateLogs({ correlationId, method: request.method, url: request.url, cause: Cause.pretty(cause) })
+        )
+        return failureResponse(
+          new HttpFailure({
+            status: 500,
+            apiObject,
+            message: "Something went wrong on our side. Please try again; if it persists, contact support with the correlation id.",
+            error: { correlationId }
+          })
+        )
+      }))
+  ),
+  { withContext: true }
+)

@@ -1,0 +1,39 @@
+/**
+ * The HTTP server: the API with its handlers, the envelope middleware, the OpenAPI document at
+ * /api/v1/openapi.json and a docs page at /docs, on Node's http server.
+ */
+import { FileSystem, HttpApiBuilder, HttpApiSwagger, HttpIncomingMessage, HttpMiddleware } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { AppConfig } from "@app/adapters"
+import { Effect, Layer, Option } from "effect"
+import { createServer } from "node:http"
+import { Api } from "./Api.js"
+import { ErrorEnvelopeMiddleware } from "./ErrorMiddleware.js"
+import { AuthenticationLive } from "./handlers/Authentication.js"
+import { AuthHandlers } from "./handlers/AuthHandlers.js"
+import { CustomerHandlers } from "./handlers/CustomerHandlers.js"
+
+export const ApiLive = HttpApiBuilder.api(Api).pipe(
+  Layer.provide([AuthHandlers, CustomerHandlers]),
+  Layer.provide(AuthenticationLive)
+)
+
+/** Routes + middleware, served on whatever HttpServer is provided (real or test). */
+export const HttpAppLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    HttpApiBuilder.serve((app) =>
+      HttpMiddleware.logger(
+        HttpIncomingMessage.withMaxBodySize(app, Option.some(FileSystem.Size(config.maxBodyBytes)))
+      )
+    ))
+).pipe(
+  Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })),
+  Layer.provide(ErrorEnvelopeMiddleware),
+  Layer.provide(ApiLive)
+)
+
+/** Listens on PORT. */
+export const HttpServerLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => HttpAppLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: config.port }))))
+)

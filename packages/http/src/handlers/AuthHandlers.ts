@@ -1,0 +1,49 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { type AccountWithCustomer, Auth, InvalidRefreshToken } from "@app/domain"
+import { Effect } from "effect"
+import { Api, CurrentAccount } from "../Api.js"
+import { mapDomainErrors } from "../DomainErrors.js"
+
+const domain = mapDomainErrors("Auth")
+
+export const accountView = ({ account, customer }: AccountWithCustomer) => ({
+  id: account.id,
+  firstName: account.firstName,
+  lastName: account.lastName,
+  otherNames: account.otherNames,
+  phone: account.phone,
+  email: account.email,
+  emailVerified: account.emailVerified,
+  phoneVerified: account.phoneVerified,
+  customer: { id: customer.id, customerStatus: customer.customerStatus }
+})
+
+export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
+  handlers
+    .handle("register", ({ payload }) => Auth.register(payload).pipe(Effect.map(accountView), domain))
+    .handle("sendEmailOtp", ({ payload }) => Auth.sendEmailOtp(payload.accountId).pipe(Effect.as({}), domain))
+    .handle("verifyEmailOtp", ({ payload }) => Auth.verifyEmailOtp(payload.accountId, payload.pin).pipe(domain))
+    .handle("sendPhoneOtp", ({ payload }) => Auth.sendPhoneOtp(payload.accountId).pipe(Effect.as({}), domain))
+    .handle("verifyPhoneOtp", ({ payload }) => Auth.verifyPhoneOtp(payload.accountId, payload.pin).pipe(domain))
+    .handle("login", ({ payload }) =>
+      Auth.login(
+        payload.email !== undefined
+          ? { email: payload.email, password: payload.password }
+          : { phone: payload.phone!, password: payload.password }
+      ).pipe(domain))
+    .handle("refreshToken", ({ payload }) => Auth.rotateRefreshToken(payload.refreshToken).pipe(domain))
+    .handle("token", ({ payload }) =>
+      (payload.refreshToken === undefined || payload.refreshToken === ""
+        ? Effect.fail(new InvalidRefreshToken())
+        : Auth.accessTokenFor(payload.refreshToken)).pipe(domain))
+    .handle("checkEmail", ({ payload }) => Auth.checkEmailAvailable(payload.email).pipe(Effect.as({}), domain))
+    .handle("forgotPassword", ({ payload }) => Auth.forgotPassword(payload.email).pipe(Effect.as({}), domain))
+    .handle("resetPassword", ({ payload }) => Auth.resetPassword(payload).pipe(Effect.as({}), domain))
+    .handle("requestOtp", () =>
+      Effect.flatMap(CurrentAccount, ({ account }) => Auth.requestActionOtp(account.id)).pipe(domain))
+    .handle("changePassword", ({ payload }) =>
+      Effect.flatMap(CurrentAccount, ({ account }) => Auth.changePassword({ accountId: account.id, ...payload })).pipe(
+        Effect.as({}),
+        domain
+      ))
+)

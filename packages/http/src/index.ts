@@ -1,0 +1,3 @@
+export * from "./Api.js"
+export * from "./Envelope.js"
+export * from "./Server.js"
