@@ -394,7 +394,7 @@ export const forgotPassword = (email: string) =>
 export const resetPassword = (input: { email: string; code: string; password: Redacted.Redacted<string> }) =>
   Effect.gen(function*() {
     const found = yield* (yield* AccountRepo).findByEmail(input.email)
-    if (Option.isNone(found)) return yield* new OtpGateRejected()
+    if (Option.isNone(found) || found.value.customer.customerStatus === "deleted") return yield* new OtpGateRejected()
     const accountId = found.value.account.id
     const otp = yield* (yield* OtpRepo).latest(accountId, "password_reset")
     if ((yield* guessOtp(otp, { accountId, purpose: "password_reset" }, input.code)) !== "correct") {

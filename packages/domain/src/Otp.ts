@@ -4,7 +4,9 @@
  * - bound to one account, one channel and one purpose; issuing a new code retires the old one;
  * - single use, valid for 10 minutes, at most 5 guesses per code (a guess spends its attempt
  *   before it is compared, so parallel guessing cannot exceed 5);
- * - a new code for the same purpose can be requested once a minute (resend cooldown).
+ * - a new code for the same purpose can be requested once a minute (resend cooldown), and at most
+ *   5 times an hour, so an attacker gets at most 25 guesses an hour at any one purpose of an account
+ *   (one chance in 40,000 per hour for 6 digits), however often codes are re-sent.
  */
 import { Clock, Duration, Effect, Option } from "effect"
 import { OtpCooldown } from "./Errors.js"
@@ -15,20 +17,32 @@ export const OtpPolicy = {
   length: 6,
   ttl: Duration.minutes(10),
   maxAttempts: 5,
-  resendCooldown: Duration.seconds(60)
+  resendCooldown: Duration.seconds(60),
+  maxIssuedPerWindow: 5,
+  issueWindow: Duration.hours(1)
 } as const
 
 /** A code can still be guessed: not used, not expired, attempts left. */
 export const isLive = (otp: OneTimeCode, now: Date): boolean =>
   otp.consumedAt === null && otp.expiresAt.getTime() > now.getTime() && otp.attempts < otp.maxAttempts
 
+const secondsUntil = (at: number, now: Date) => Math.max(0, Math.ceil((at - now.getTime()) / 1000))
+
 /** Seconds until another code may be sent, 0 when one may be sent now. */
 export const cooldownRemaining = (previous: Option.Option<OneTimeCode>, now: Date): number =>
   Option.match(previous, {
     onNone: () => 0,
-    onSome: (otp) =>
-      Math.max(0, Math.ceil((otp.createdAt.getTime() + Duration.toMillis(OtpPolicy.resendCooldown) - now.getTime()) / 1000))
+    onSome: (otp) => secondsUntil(otp.createdAt.getTime() + Duration.toMillis(OtpPolicy.resendCooldown), now)
   })
+
+/**
+ * Seconds until the hourly issue limit allows another code, 0 when it does. `issued` are the
+ * creation times within the current window, oldest first.
+ */
+export const windowRemaining = (issued: ReadonlyArray<Date>, now: Date): number =>
+  issued.length < OtpPolicy.maxIssuedPerWindow
+    ? 0
+    : secondsUntil(issued[issued.length - OtpPolicy.maxIssuedPerWindow]!.getTime() + Duration.toMillis(OtpPolicy.issueWindow), now)
 
 const codeDigest = (otpId: string, code: string) =>
   Effect.flatMap(SecretHasher, (h) => h.digest("otp", `${otpId}:${code}`))
@@ -48,7 +62,11 @@ export const issueOtp = (input: IssueOtp) =>
   Effect.gen(function*() {
     const repo = yield* OtpRepo
     const now = new Date(yield* Clock.currentTimeMillis)
-    const wait = cooldownRemaining(yield* repo.latest(input.accountId, input.purpose), now)
+    const windowStart = new Date(now.getTime() - Duration.toMillis(OtpPolicy.issueWindow))
+    const wait = Math.max(
+      cooldownRemaining(yield* repo.latest(input.accountId, input.purpose), now),
+      windowRemaining(yield* repo.issuedSince(input.accountId, input.purpose, windowStart), now)
+    )
     if (wait > 0) return yield* new OtpCooldown({ retryAfterSeconds: wait })
     const id = yield* (yield* Ids).next
     const code = yield* (yield* SecureRandom).digits(OtpPolicy.length)

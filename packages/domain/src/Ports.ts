@@ -116,6 +116,8 @@ export class OtpRepo extends Context.Tag("domain/OtpRepo")<OtpRepo, {
   /** Stores a new code and retires every other live code of the same account and purpose. */
   readonly issue: (otp: NewOtp) => Effect.Effect<void>
   readonly latest: (accountId: string, purpose: OtpPurpose) => Effect.Effect<Option.Option<OneTimeCode>>
+  /** Creation times of the codes issued for this account and purpose at or after `since`, oldest first. */
+  readonly issuedSince: (accountId: string, purpose: OtpPurpose, since: Date) => Effect.Effect<ReadonlyArray<Date>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<OneTimeCode>>
   /**
    * Atomically spends one attempt on a live code (unconsumed, unexpired at `now`, attempts left)

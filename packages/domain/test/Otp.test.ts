@@ -192,6 +192,35 @@ describe("OTP policy", () => {
       yield* Auth.verifyEmailOtp(account.id, newCode)
     })))
 
+  it.effect("at most 5 codes an hour per purpose: the 6th waits for the oldest to leave the window", () =>
+    inMemory(Effect.gen(function*() {
+      const { account } = yield* registerAda()
+      for (let i = 0; i < 5; i++) {
+        yield* Auth.sendEmailOtp(account.id)
+        yield* TestClock.adjust(Duration.seconds(60))
+      }
+      // 5 codes at t=0,60,...,240 s; now t=300 s: the cooldown has passed but the hour is full
+      expect(yield* Effect.flip(Auth.sendEmailOtp(account.id))).toMatchObject({
+        _tag: "OtpCooldown",
+        retryAfterSeconds: 3600 - 300
+      })
+      // another purpose is not affected
+      yield* Auth.sendPhoneOtp(account.id)
+      yield* TestClock.adjust(Duration.seconds(3600 - 300 - 1))
+      expect(yield* Effect.flip(Auth.sendEmailOtp(account.id))).toMatchObject({ retryAfterSeconds: 1 })
+      yield* TestClock.adjust(Duration.seconds(1))
+      yield* Auth.sendEmailOtp(account.id)
+      expect((yield* Sent.all).filter((m) => m.kind === "email_verification")).toHaveLength(6)
+    })))
+
+  it("windowRemaining counts from the oldest code that still fills the window", () => {
+    const now = new Date(10_000_000)
+    const times = (...s: Array<number>) => s.map((x) => new Date(now.getTime() - x * 1000))
+    expect(Otp.windowRemaining(times(3000, 2000, 1000, 500), now)).toBe(0)
+    expect(Otp.windowRemaining(times(3000, 2000, 1000, 500, 100), now)).toBe(600)
+    expect(Otp.windowRemaining(times(3500, 3000, 2000, 1000, 500, 100), now)).toBe(600)
+  })
+
   it.effect("the cooldown is per account and per purpose", () =>
     inMemory(Effect.gen(function*() {
       const { account } = yield* registerAda()

@@ -20,6 +20,17 @@ const forgot = Effect.gen(function*() {
 const allRevoked = Effect.map(Store.refreshTokens, (ts) => ts.length > 0 && ts.every((t) => t.revokedAt !== null))
 
 describe("forgot / reset password", () => {
+  it.effect("a reset code issued before the account was deleted no longer works", () =>
+    inMemory(Effect.gen(function*() {
+      const { account } = yield* registerAda()
+      yield* Auth.forgotPassword(ADA.email)
+      const code = yield* Sent.lastCode("password_reset")
+      yield* Store.setCustomerStatus(account.id, "deleted")
+      const error = yield* Effect.flip(Auth.resetPassword({ email: ADA.email, code, password: pw("a brand new one") }))
+      expect(error._tag).toBe("OtpGateRejected")
+      expect((yield* Store.otps)[0]!.consumedAt).toBeNull()
+    })))
+
   it.effect("forgotPassword emails a password_reset code", () =>
     inMemory(Effect.gen(function*() {
       yield* registerAda()

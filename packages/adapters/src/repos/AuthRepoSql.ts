@@ -27,6 +27,11 @@ export const OtpRepoSql = Layer.effect(
         one(sql`
           SELECT * FROM one_time_codes WHERE account_id = ${accountId} AND purpose = ${purpose}
           ORDER BY created_at DESC LIMIT 1`),
+      issuedSince: (accountId, purpose, since) =>
+        sql<{ createdAt: Date }>`
+          SELECT created_at FROM one_time_codes
+          WHERE account_id = ${accountId} AND purpose = ${purpose} AND created_at >= ${since}
+          ORDER BY created_at`.pipe(Effect.map((rows) => rows.map((r) => r.createdAt)), orDieDb),
       findById: (id) => one(sql`SELECT * FROM one_time_codes WHERE id = ${id}`),
       claimAttempt: (id, now) =>
         one(sql`

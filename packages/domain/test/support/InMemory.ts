@@ -319,6 +319,12 @@ export const OtpRepoLive = Layer.effect(
           ]
         })),
       latest: (accountId, purpose) => Effect.map(Ref.get(ref), (st) => latestOf(st.otps, accountId, purpose)),
+      issuedSince: (accountId, purpose, since) =>
+        Effect.map(Ref.get(ref), (st) =>
+          st.otps
+            .filter((o) => o.accountId === accountId && o.purpose === purpose && o.createdAt.getTime() >= since.getTime())
+            .map((o) => o.createdAt)
+            .sort((a, b) => a.getTime() - b.getTime())),
       findById: (id) => Effect.map(Ref.get(ref), (st) => Option.fromNullable(st.otps.find((o) => o.id === id))),
       claimAttempt: (id, now) =>
         Ref.modify(ref, (st): [Option.Option<OneTimeCode>, State] => {
