@@ -37,8 +37,8 @@ const secret = (name: keyof typeof DevelopmentSecrets, appEnv: AppEnv) =>
     appEnv === "production" ? (c) => c : Config.withDefault(Redacted.make(DevelopmentSecrets[name])),
     Config.validate({
       message: appEnv === "production"
-        ? `must be a real secret of at least 32 characters in production (not the development value)`
-        : `must be at least 32 characters`,
+        ? `${name}: must be a real secret of at least 32 characters in production (not the development value)`
+        : `${name}: must be at least 32 characters`,
       validation: (value) =>
         Redacted.value(value).length >= 32 &&
         (appEnv !== "production" || Redacted.value(value) !== DevelopmentSecrets[name])
@@ -49,22 +49,26 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
   const appEnv = yield* Config.literal("development", "test", "production")("APP_ENV").pipe(
     Config.withDefault("development" as const)
   )
-  const dataDir = path.resolve(yield* Config.string("DATA_DIR").pipe(Config.withDefault("./.data")))
-  const outbox = yield* Config.option(Config.string("NOTIFY_OUTBOX_FILE"))
+  // Config.all reports every bad variable at once, not just the first.
+  const rest = yield* Config.all({
+    dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data"), Config.map((d) => path.resolve(d))),
+    outbox: Config.option(Config.string("NOTIFY_OUTBOX_FILE")),
+    port: Config.port("PORT").pipe(Config.withDefault(8080)),
+    databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+    accessTokenSecret: secret("ACCESS_TOKEN_SECRET", appEnv),
+    secretHashKey: secret("SECRET_HASH_KEY", appEnv),
+    maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
+      Config.withDefault(64 * 1024),
+      Config.validate({ message: "MAX_BODY_BYTES: must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 })
+    )
+  })
+  const { outbox, ...settings } = rest
   return {
     appEnv,
-    port: yield* Config.port("PORT").pipe(Config.withDefault(8080)),
-    dataDir,
-    databaseUrl: yield* Config.option(Config.redacted("DATABASE_URL")),
+    ...settings,
     notifyOutboxFile: Option.isSome(outbox) || appEnv === "production"
       ? Option.map(outbox, (f) => path.resolve(f))
-      : Option.some(path.join(dataDir, "outbox.jsonl")),
-    accessTokenSecret: yield* secret("ACCESS_TOKEN_SECRET", appEnv),
-    secretHashKey: yield* secret("SECRET_HASH_KEY", appEnv),
-    maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(
-      Config.withDefault(64 * 1024),
-      Config.validate({ message: "must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 })
-    )
+      : Option.some(path.join(rest.dataDir, "outbox.jsonl"))
   } satisfies AppConfigShape
 })
 
@@ -94,8 +98,12 @@ export const describeConfigError = (error: ConfigError.ConfigError): string => {
         walk(e.left)
         walk(e.right)
         return
+      case "MissingData":
+        lines.push(`${e.path.join(".") || "(config)"}: is required but not set`)
+        return
       default:
-        lines.push(`${e.path.join(".") || "(config)"}: ${e.message}`)
+        // validation messages name their variable themselves (Config.validate drops the path)
+        lines.push(e.path.length > 0 ? `${e.path.join(".")}: ${e.message}` : e.message)
     }
   }
   walk(error)

@@ -7,14 +7,18 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
 import { describeConfigError, isConfigError } from "./AppConfig.js"
 
+/** Prints why a process could not start: config errors as one line per variable, others in full. */
+export const reportStartupFailure = (cause: Cause.Cause<unknown>) => {
+  if (Cause.isInterruptedOnly(cause)) return Effect.void
+  const failure = Cause.failureOption(cause)
+  return Option.isSome(failure) && isConfigError(failure.value)
+    ? Console.error(`Invalid configuration:\n${describeConfigError(failure.value)}`)
+    : Effect.logError("stopped on an error").pipe(Effect.annotateLogs("cause", Cause.pretty(cause)))
+}
+
 export const runService = <E>(layer: Layer.Layer<never, E, never>) =>
   Layer.launch(layer).pipe(
-    Effect.tapErrorCause((cause) => {
-      const failure = Cause.failureOption(cause)
-      return Option.isSome(failure) && isConfigError(failure.value)
-        ? Console.error(`Invalid configuration:\n${describeConfigError(failure.value)}`)
-        : Effect.void
-    }),
+    Effect.tapErrorCause(reportStartupFailure),
     Effect.provide(process.env.APP_ENV === "production" ? Logger.json : Logger.pretty),
-    NodeRuntime.runMain({ disableErrorReporting: false })
+    NodeRuntime.runMain({ disableErrorReporting: true })
   )

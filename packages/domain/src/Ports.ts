@@ -127,6 +127,8 @@ export class OtpRepo extends Context.Tag("domain/OtpRepo")<OtpRepo, {
   readonly claimAttempt: (id: string, now: Date) => Effect.Effect<Option.Option<OneTimeCode>>
   /** Atomically marks the code used; false when someone else used it first. */
   readonly consume: (id: string, now: Date) => Effect.Effect<boolean>
+  /** Deletes codes created before `before`; returns how many. */
+  readonly purgeCreatedBefore: (before: Date) => Effect.Effect<number>
 }>() {}
 
 export class RefreshTokenRepo extends Context.Tag("domain/RefreshTokenRepo")<RefreshTokenRepo, {
@@ -136,6 +138,8 @@ export class RefreshTokenRepo extends Context.Tag("domain/RefreshTokenRepo")<Ref
   readonly markUsed: (id: string, now: Date) => Effect.Effect<boolean>
   readonly revokeFamily: (familyId: string, now: Date) => Effect.Effect<void>
   readonly revokeAllForAccount: (accountId: string, now: Date) => Effect.Effect<void>
+  /** Deletes tokens that expired before `before`; returns how many. */
+  readonly purgeExpiredBefore: (before: Date) => Effect.Effect<number>
 }>() {}
 
 /** A unique column already holds the value (raced registrations, referral code collisions). */

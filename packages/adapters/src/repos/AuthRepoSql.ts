@@ -42,7 +42,12 @@ export const OtpRepoSql = Layer.effect(
         sql`
           UPDATE one_time_codes SET consumed_at = ${now}
           WHERE id = ${id} AND consumed_at IS NULL AND expires_at > ${now}
-          RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb)
+          RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb),
+      purgeCreatedBefore: (before) =>
+        sql`DELETE FROM one_time_codes WHERE created_at < ${before} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length),
+          orDieDb
+        )
     })
   })
 )
@@ -82,6 +87,11 @@ export const RefreshTokenRepoSql = Layer.effect(
       revokeAllForAccount: (accountId, now) =>
         orDieDb(
           sql`UPDATE refresh_tokens SET revoked_at = ${now} WHERE account_id = ${accountId} AND revoked_at IS NULL`
+        ),
+      purgeExpiredBefore: (before) =>
+        sql`DELETE FROM refresh_tokens WHERE expires_at < ${before} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length),
+          orDieDb
         )
     })
   })

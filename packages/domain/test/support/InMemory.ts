@@ -336,9 +336,14 @@ export const OtpRepoLive = Layer.effect(
       consume: (id, now) =>
         Ref.modify(ref, (st): [boolean, State] => {
           const otp = st.otps.find((o) => o.id === id)
-          if (otp === undefined || otp.consumedAt !== null) return [false, st]
+          if (otp === undefined || otp.consumedAt !== null || otp.expiresAt.getTime() <= now.getTime()) return [false, st]
           const used = new OneTimeCode({ ...otp, consumedAt: now })
           return [true, { ...st, otps: st.otps.map((o) => o.id === id ? used : o) }]
+        }),
+      purgeCreatedBefore: (before) =>
+        Ref.modify(ref, (st): [number, State] => {
+          const kept = st.otps.filter((o) => o.createdAt.getTime() >= before.getTime())
+          return [st.otps.length - kept.length, { ...st, otps: kept }]
         })
     }
   })
@@ -368,7 +373,12 @@ export const RefreshTokenRepoLive = Layer.effect(
           return [true, { ...st, refreshTokens: st.refreshTokens.map((t) => t.id === id ? used : t) }]
         }),
       revokeFamily: (familyId, now) => revokeWhere((t) => t.familyId === familyId, now),
-      revokeAllForAccount: (accountId, now) => revokeWhere((t) => t.accountId === accountId, now)
+      revokeAllForAccount: (accountId, now) => revokeWhere((t) => t.accountId === accountId, now),
+      purgeExpiredBefore: (before) =>
+        Ref.modify(ref, (st): [number, State] => {
+          const kept = st.refreshTokens.filter((t) => t.expiresAt.getTime() >= before.getTime())
+          return [st.refreshTokens.length - kept.length, { ...st, refreshTokens: kept }]
+        })
     }
   })
 )

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Option, Redacted } from "effect"
+import * as path from "node:path"
+import { describeConfigError, DevelopmentSecrets, loadAppConfig } from "../src/AppConfig.js"
+
+const load = (env: Record<string, string>) =>
+  loadAppConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+const realSecrets = {
+  ACCESS_TOKEN_SECRET: "a-real-production-secret-of-more-than-32-chars",
+  SECRET_HASH_KEY: "another-real-production-secret-of-32-chars+"
+}
+
+describe("AppConfig", () => {
+  it.effect("development defaults: port 8080, ./.data, outbox inside DATA_DIR, development secrets", () =>
+    Effect.gen(function*() {
+      const config = yield* load({})
+      expect(config.appEnv).toBe("development")
+      expect(config.port).toBe(8080)
+      expect(config.dataDir).toBe(path.resolve(".data"))
+      expect(config.notifyOutboxFile).toEqual(Option.some(path.resolve(".data", "outbox.jsonl")))
+      expect(Option.isNone(config.databaseUrl)).toBe(true)
+      expect(Redacted.value(config.accessTokenSecret)).toBe(DevelopmentSecrets.ACCESS_TOKEN_SECRET)
+    }))
+
+  it.effect("production refuses missing and development secrets, naming each variable", () =>
+    Effect.gen(function*() {
+      const missing = yield* Effect.flip(load({ APP_ENV: "production" }))
+      expect(describeConfigError(missing)).toContain("ACCESS_TOKEN_SECRET: is required but not set")
+      expect(describeConfigError(missing)).toContain("SECRET_HASH_KEY: is required but not set")
+      const dev = yield* Effect.flip(load({ APP_ENV: "production", ...DevelopmentSecrets }))
+      expect(describeConfigError(dev)).toContain("ACCESS_TOKEN_SECRET: must be a real secret")
+      expect(describeConfigError(dev)).toContain("SECRET_HASH_KEY: must be a real secret")
+    }))
+
+  it.effect("production with real secrets has no outbox unless one is configured", () =>
+    Effect.gen(function*() {
+      const config = yield* load({ APP_ENV: "production", ...realSecrets })
+      expect(Option.isNone(config.notifyOutboxFile)).toBe(true)
+      const withOutbox = yield* load({ APP_ENV: "production", ...realSecrets, NOTIFY_OUTBOX_FILE: "/tmp/o.jsonl" })
+      expect(withOutbox.notifyOutboxFile).toEqual(Option.some("/tmp/o.jsonl"))
+    }))
+
+  it.effect("bad values are named: PORT, APP_ENV, MAX_BODY_BYTES, short secrets", () =>
+    Effect.gen(function*() {
+      expect(describeConfigError(yield* Effect.flip(load({ PORT: "abc" })))).toMatch(/^PORT: /)
+      expect(describeConfigError(yield* Effect.flip(load({ APP_ENV: "staging" })))).toMatch(/^APP_ENV: /)
+      expect(describeConfigError(yield* Effect.flip(load({ MAX_BODY_BYTES: "10" })))).toContain("MAX_BODY_BYTES")
+      expect(describeConfigError(yield* Effect.flip(load({ SECRET_HASH_KEY: "short" })))).toContain(
+        "SECRET_HASH_KEY: must be at least 32 characters"
+      )
+    }))
+})
