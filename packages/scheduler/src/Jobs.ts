@@ -1,0 +1,58 @@
+/**
+ * Scheduled jobs on croner. Each job is a domain use case; croner only says when. A job never
+ * overlaps itself in one process (`protect`); jobs that move money will also claim their work in
+ * the database (SKIP LOCKED) so several scheduler processes can run side by side. A failing run is
+ * logged and the job keeps its schedule; stopping the layer stops every timer and interrupts the
+ * runs in progress (safe: money-moving jobs journal every step and resume from the journal).
+ */
+import { Housekeeping } from "@app/domain"
+import { Cron } from "croner"
+import { Cause, Effect, FiberSet, Layer } from "effect"
+
+export interface JobSpec<R> {
+  readonly name: string
+  /** croner pattern, evaluated in UTC */
+  readonly schedule: string
+  readonly run: Effect.Effect<unknown, unknown, R>
+  /** also run once at start-up */
+  readonly runOnStart?: boolean
+}
+
+export const scheduleJobs = <R>(jobs: ReadonlyArray<JobSpec<R>>) =>
+  Layer.scopedDiscard(
+    Effect.gen(function*() {
+      const running = yield* FiberSet.make()
+      const runFork = yield* FiberSet.runtime(running)<R>()
+      for (const job of jobs) {
+        const once = job.run.pipe(
+          Effect.timed,
+          Effect.tap(([took, result]) =>
+            Effect.logInfo("job finished").pipe(Effect.annotateLogs({ job: job.name, millis: took.value, result }))
+          ),
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause)
+              ? Effect.void
+              : Effect.logError("job failed").pipe(Effect.annotateLogs({ job: job.name, cause: Cause.pretty(cause) }))
+          ),
+          Effect.withSpan(`job.${job.name}`)
+        )
+        let inFlight = false
+        const trigger = () => {
+          if (inFlight) return
+          inFlight = true
+          runFork(once).addObserver(() => (inFlight = false))
+        }
+        const cron = new Cron(job.schedule, { name: job.name, timezone: "UTC", protect: true }, trigger)
+        yield* Effect.addFinalizer(() => Effect.sync(() => cron.stop()))
+        if (job.runOnStart === true) trigger()
+        yield* Effect.logInfo("job scheduled").pipe(
+          Effect.annotateLogs({ job: job.name, schedule: job.schedule, next: cron.nextRun()?.toISOString() ?? "never" })
+        )
+      }
+    })
+  )
+
+/** Every job of the service. Later issues add due payouts, reconciliation and saga recovery. */
+export const SchedulerLive = scheduleJobs([
+  { name: "purge-expired-secrets", schedule: "17 3 * * *", run: Housekeeping.purgeExpiredSecrets, runOnStart: true }
+])

@@ -1,0 +1,7 @@
+/** `npm run start:scheduler`: the scheduled jobs alone, against the configured database. */
+import { AdaptersLive, AppConfigLive } from "@app/adapters"
+import { runService } from "@app/adapters/Runner"
+import { Layer } from "effect"
+import { SchedulerLive } from "./Jobs.js"
+
+runService(SchedulerLive.pipe(Layer.provide(AdaptersLive), Layer.provide(AppConfigLive)))

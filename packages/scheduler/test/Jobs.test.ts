@@ -1,0 +1,38 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Ref } from "effect"
+import { scheduleJobs } from "../src/Jobs.js"
+
+describe("scheduleJobs", () => {
+  it.live("runs on start and on schedule, survives a failing run, and stops with its scope", () =>
+    Effect.gen(function*() {
+      const good = yield* Ref.make(0)
+      const bad = yield* Ref.make(0)
+      const jobs = scheduleJobs([
+        { name: "good", schedule: "* * * * * *", run: Ref.update(good, (n) => n + 1), runOnStart: true },
+        { name: "bad", schedule: "* * * * * *", run: Ref.update(bad, (n) => n + 1).pipe(Effect.zipRight(Effect.fail("boom"))) }
+      ])
+      yield* Effect.scoped(Layer.build(jobs).pipe(Effect.zipRight(Effect.sleep("2100 millis"))))
+      const goodRuns = yield* Ref.get(good)
+      const badRuns = yield* Ref.get(bad)
+      expect(goodRuns).toBeGreaterThanOrEqual(3) // start + 2 ticks
+      expect(badRuns).toBeGreaterThanOrEqual(2) // failed and still ran again
+      yield* Effect.sleep("1500 millis")
+      expect(yield* Ref.get(good)).toBe(goodRuns) // stopped with the scope
+      expect(yield* Ref.get(bad)).toBe(badRuns)
+    }), 10_000)
+
+  it.live("a run never overlaps itself", () =>
+    Effect.gen(function*() {
+      const active = yield* Ref.make(0)
+      const maxActive = yield* Ref.make(0)
+      const slow = Effect.acquireUseRelease(
+        Ref.updateAndGet(active, (n) => n + 1).pipe(Effect.tap((n) => Ref.update(maxActive, (m) => Math.max(m, n)))),
+        () => Effect.sleep("2500 millis"),
+        () => Ref.update(active, (n) => n - 1)
+      )
+      const jobs = scheduleJobs([{ name: "slow", schedule: "* * * * * *", run: slow, runOnStart: true }])
+      yield* Effect.scoped(Layer.build(jobs).pipe(Effect.zipRight(Effect.sleep("2200 millis"))))
+      expect(yield* Ref.get(maxActive)).toBe(1)
+      expect(yield* Ref.get(active)).toBe(0) // interrupted and released on stop
+    }), 10_000)
+})
