@@ -1,0 +1,97 @@
+/**
+ * The README quick start, exactly as a new developer follows it, against the real process:
+ * register, read the code from the outbox file, verify, sign in, refresh, read the profile.
+ * Then a restart keeps the data (embedded PGlite under DATA_DIR), SIGTERM stops the process
+ * cleanly, and production refuses to start with development secrets.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { api, freshDatabaseEnv, type Service, spawnEntry, startService, tempDir, waitFor } from "./support/Service.js"
+
+const dataDir = tempDir()
+const database = await freshDatabaseEnv()
+const databaseEnv = database.env
+const env = { DATA_DIR: dataDir, ...databaseEnv }
+const email = `ada.${Date.now()}@example.com`
+const phone = `0803${String(Date.now()).slice(-7)}`
+let service: Service | undefined
+
+afterAll(async () => {
+  await service?.stop("SIGKILL")
+  await database.drop()
+})
+
+const outboxCode = (to: string, kind: string): string => {
+  const lines = fs.readFileSync(path.join(dataDir, "outbox.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
+  const line = lines.filter((l) => l.to === to && l.kind === kind).at(-1)
+  expect(line).toMatchObject({ channel: "email", to, kind, code: expect.stringMatching(/^\d{6}$/) })
+  expect(typeof line.at).toBe("string")
+  return line.code
+}
+
+describe("quick start against the real process", () => {
+  it("register → outbox code → verify → login → refresh → /customers/me", async () => {
+    service = await startService(env)
+    const base = service.baseUrl
+
+    const reg = await api(base, "POST", "/api/v1/auth/register", {
+      email,
+      password: "correct horse",
+      phone,
+      firstName: "Ada",
+      lastName: "Obi"
+    })
+    expect(reg.status).toBe(201)
+    const accountId = reg.body.result.id
+
+    expect((await api(base, "POST", "/api/v1/auth/otp/email/send", { accountId })).status).toBe(200)
+    const code = outboxCode(email, "email_verification")
+    const verified = await api(base, "POST", "/api/v1/auth/otp/email/verify", { accountId, pin: code })
+    expect(verified.status).toBe(200)
+
+    const login = await api(base, "POST", "/api/v1/auth/login", { email, password: "correct horse" })
+    expect(login.status).toBe(200)
+    const refreshed = await api(base, "POST", "/api/v1/auth/refresh-token", { refreshToken: login.body.result.refreshToken })
+    expect(refreshed.status).toBe(200)
+    expect(refreshed.body.result.refreshToken).not.toBe(login.body.result.refreshToken)
+
+    const me = await api(base, "GET", "/api/v1/customers/me", undefined, refreshed.body.result.accessToken)
+    expect(me.body).toMatchObject({
+      apiObject: "Customer",
+      code: 200,
+      status: "success",
+      result: { id: accountId, email, emailVerified: true, customerStatus: "verified", kycStatus: "pending" }
+    })
+    // nothing secret is logged: neither the code nor the password
+    expect(service.output()).not.toContain(code)
+    expect(service.output()).not.toContain("correct horse")
+  })
+
+  it("stops cleanly on SIGTERM, and a restart keeps the data", async () => {
+    expect(await service!.stop("SIGTERM")).toBe(0)
+    service = await startService(env)
+    const login = await api(service.baseUrl, "POST", "/api/v1/auth/login", { email, password: "correct horse" })
+    expect(login.status).toBe(200)
+    expect(await service.stop("SIGINT")).toBe(0)
+    service = undefined
+  })
+
+  it("production refuses to start with development or missing secrets, naming them", async () => {
+    const run = spawnEntry("packages/http/src/main.ts", {
+      APP_ENV: "production",
+      DATA_DIR: tempDir(),
+      ACCESS_TOKEN_SECRET: "development-access-token-secret-do-not-use-in-production"
+    })
+    expect(await run.exited).toBe(1)
+    expect(run.output()).toContain("ACCESS_TOKEN_SECRET: must be a real secret")
+    expect(run.output()).toContain("SECRET_HASH_KEY: is required but not set")
+  })
+
+  it("the scheduler runs as its own process and stops on SIGTERM", async () => {
+    const scheduler = spawnEntry("packages/scheduler/src/main.ts", { DATA_DIR: dataDir, ...databaseEnv })
+    await waitFor(scheduler, () => scheduler.output().includes("job finished"))
+    expect(scheduler.output()).toContain("purge-expired-secrets")
+    expect(await scheduler.stop("SIGTERM")).toBe(0)
+  })
+})

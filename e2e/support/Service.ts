@@ -1,0 +1,122 @@
+/** Starts the real service (the `npm start` entry point) as a child process on a free port. */
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { createRequire } from "node:module"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+
+export const root = path.resolve(import.meta.dirname, "../..")
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+    server.on("error", reject)
+  })
+
+export const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "kobo-e2e-"))
+
+export interface Running {
+  readonly process: ChildProcess
+  readonly output: () => string
+  readonly exited: Promise<number | null>
+  /** sends the signal and resolves with the exit code */
+  readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
+}
+
+/** Spawns `node --import tsx <entry>` in the repository root with extra environment. */
+export const spawnEntry = (entry: string, env: Record<string, string>): Running => {
+  let output = ""
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  child.stdout!.on("data", (d) => (output += d))
+  child.stderr!.on("data", (d) => (output += d))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+  return {
+    process: child,
+    output: () => output,
+    exited,
+    stop: (signal = "SIGTERM") => {
+      if (child.exitCode === null) child.kill(signal)
+      return exited
+    }
+  }
+}
+
+/** Polls until `done()` holds; fails with the process output after `ms`. */
+export const waitFor = async (running: Running, done: () => Promise<boolean> | boolean, ms = 60_000) => {
+  const deadline = Date.now() + ms
+  for (;;) {
+    if (running.process.exitCode !== null) throw new Error(`process exited with ${running.process.exitCode}:\n${running.output()}`)
+    if (await done()) return
+    if (Date.now() > deadline) {
+      running.process.kill("SIGKILL")
+      throw new Error(`timed out after ${ms} ms:\n${running.output()}`)
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+export interface Service extends Running {
+  readonly baseUrl: string
+}
+
+export const startService = async (env: Record<string, string>, entry = "packages/cli/src/start.ts"): Promise<Service> => {
+  const port = await freePort()
+  const running = spawnEntry(entry, { PORT: String(port), ...env })
+  const baseUrl = `http://127.0.0.1:${port}`
+  await waitFor(running, async () => {
+    try {
+      return (await fetch(`${baseUrl}/api/v1/openapi.json`)).ok
+    } catch {
+      return false
+    }
+  })
+  return { ...running, baseUrl }
+}
+
+export const api = async (baseUrl: string, method: string, url: string, body?: unknown, token?: string) => {
+  const response = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  return { status: response.status, body: (await response.json()) as any }
+}
+
+/**
+ * Under TEST_DATABASE_URL, a fresh database for this run (dropped by the returned cleanup), so
+ * end-to-end runs never share tables; otherwise nothing (embedded PGlite under DATA_DIR).
+ */
+export const freshDatabaseEnv = async (): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> => {
+  const base = process.env.TEST_DATABASE_URL
+  if (base === undefined || base === "") return { env: {}, drop: async () => {} }
+  const { Client } = createRequire(import.meta.url)("pg") as {
+    Client: new(url: string) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> }
+  }
+  const name = `e2e_${randomBytes(6).toString("hex")}`
+  const admin = async (sql: string) => {
+    const client = new Client(base)
+    await client.connect()
+    try {
+      await client.query(sql)
+    } finally {
+      await client.end()
+    }
+  }
+  await admin(`CREATE DATABASE ${name}`)
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return { env: { DATABASE_URL: url.toString() }, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
