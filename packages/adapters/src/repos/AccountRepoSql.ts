@@ -1,76 +1,32 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
-import {
-  Account,
-  AccountRepo,
-  type AccountWithCustomer,
-  Customer,
-  CustomerStatus,
-  Gender,
-  KycStatus,
-  UniqueViolation
-} from "@app/domain"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Account, AccountRepo, type AccountWithCustomer, Customer, UniqueViolation } from "@app/domain"
+import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { decodeRows, orDieDb, uniqueViolation } from "./SqlSupport.js"
 
-/** One row of accounts JOIN customers; customer columns are prefixed to keep names apart. */
+/**
+ * One row of accounts JOIN customers: every account column, then the customer's columns, with the
+ * customer's id and timestamps renamed so they do not collide with the account's.
+ */
 const JoinedRow = Schema.Struct({
-  id: Schema.String,
-  email: Schema.String,
-  phone: Schema.NullOr(Schema.String),
-  passwordHash: Schema.NullOr(Schema.String),
-  firstName: Schema.NullOr(Schema.String),
-  lastName: Schema.NullOr(Schema.String),
-  otherNames: Schema.NullOr(Schema.String),
-  dateOfBirth: Schema.NullOr(Schema.String),
-  gender: Schema.NullOr(Gender),
-  address: Schema.NullOr(Schema.String),
-  emailVerified: Schema.Boolean,
-  phoneVerified: Schema.Boolean,
-  createdAt: Schema.DateFromSelf,
-  updatedAt: Schema.DateFromSelf,
+  ...Account.fields,
+  ...Struct.omit(Customer.fields, "id", "accountId", "createdAt", "updatedAt"),
   customerId: Schema.String,
-  customerStatus: CustomerStatus,
-  kycStatus: KycStatus,
-  referralCode: Schema.String,
-  referredBy: Schema.NullOr(Schema.String),
-  pinHash: Schema.NullOr(Schema.String),
-  smsEnabled: Schema.Boolean,
-  emailEnabled: Schema.Boolean,
   customerCreatedAt: Schema.DateFromSelf,
   customerUpdatedAt: Schema.DateFromSelf
 })
 
+const accountKeys = Object.keys(Account.fields) as Array<keyof typeof Account.fields>
+const customerKeys = Object.keys(Customer.fields) as Array<keyof typeof Customer.fields>
+
 const toDomain = (r: typeof JoinedRow.Type): AccountWithCustomer => ({
-  account: new Account({
-    id: r.id,
-    email: r.email,
-    phone: r.phone,
-    passwordHash: r.passwordHash,
-    firstName: r.firstName,
-    lastName: r.lastName,
-    otherNames: r.otherNames,
-    dateOfBirth: r.dateOfBirth,
-    gender: r.gender,
-    address: r.address,
-    emailVerified: r.emailVerified,
-    phoneVerified: r.phoneVerified,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt
-  }),
-  customer: new Customer({
-    id: r.customerId,
-    accountId: r.id,
-    customerStatus: r.customerStatus,
-    kycStatus: r.kycStatus,
-    referralCode: r.referralCode,
-    referredBy: r.referredBy,
-    pinHash: r.pinHash,
-    smsEnabled: r.smsEnabled,
-    emailEnabled: r.emailEnabled,
-    createdAt: r.customerCreatedAt,
-    updatedAt: r.customerUpdatedAt
-  })
+  account: new Account(Struct.pick(r, ...accountKeys)),
+  customer: new Customer(
+    Struct.pick(
+      { ...r, id: r.customerId, accountId: r.id, createdAt: r.customerCreatedAt, updatedAt: r.customerUpdatedAt },
+      ...customerKeys
+    )
+  )
 })
 
 export const AccountRepoSql = Layer.effect(
