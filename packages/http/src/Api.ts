@@ -40,6 +40,10 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("htt
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
+/** A request body whose decoding reports every invalid field at once, not just the first. */
+const Body = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.Struct(fields).annotations({ parseOptions: { errors: "all" } })
+
 // ---------------------------------------------------------------------------------------------
 // Auth
 // ---------------------------------------------------------------------------------------------
@@ -58,10 +62,10 @@ export const AccountView = Schema.Struct({
   customer: Schema.Struct({ id: Schema.String, customerStatus: Schema.String })
 })
 
-const AccountIdPin = Schema.Struct({ accountId: Uuid, pin: OtpCode })
-const AccountId = Schema.Struct({ accountId: Uuid })
+const AccountIdPin = Body({ accountId: Uuid, pin: OtpCode })
+const AccountId = Body({ accountId: Uuid })
 
-const LoginPayload = Schema.Struct({
+const LoginPayload = Body({
   password: AnyPassword,
   email: Schema.optional(Email),
   phone: Schema.optional(Phone)
@@ -69,12 +73,12 @@ const LoginPayload = Schema.Struct({
   Schema.filter((p) => p.email !== undefined || p.phone !== undefined || "Provide either email or phone")
 )
 
-const RefreshPayload = Schema.Struct({ refreshToken: NonEmpty })
+const RefreshPayload = Body({ refreshToken: NonEmpty })
 
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("register", "/register")
-      .setPayload(Schema.Struct({
+      .setPayload(Body({
         email: Email,
         password: NewPassword,
         firstName: Schema.optional(Name),
@@ -120,22 +124,22 @@ export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("token", "/token")
       // A missing token is a 401 here (spec), so the field is optional at the schema level.
-      .setPayload(Schema.Struct({ refreshToken: Schema.optional(Schema.String) }))
+      .setPayload(Body({ refreshToken: Schema.optional(Schema.String) }))
       .addSuccess(success("Auth", Schema.Struct({ accessToken: Schema.String })))
   )
   .add(
     HttpApiEndpoint.post("checkEmail", "/check-email")
-      .setPayload(Schema.Struct({ email: Email }))
+      .setPayload(Body({ email: Email }))
       .addSuccess(success("Auth", NoData, { message: "Email is available." }))
   )
   .add(
     HttpApiEndpoint.post("forgotPassword", "/forgot-password")
-      .setPayload(Schema.Struct({ email: Email }))
+      .setPayload(Body({ email: Email }))
       .addSuccess(success("Auth", NoData, { message: "A password reset code has been sent to your email." }))
   )
   .add(
     HttpApiEndpoint.post("resetPassword", "/reset-password")
-      .setPayload(Schema.Struct({ email: Email, code: OtpCode, password: NewPassword }))
+      .setPayload(Body({ email: Email, code: OtpCode, password: NewPassword }))
       .addSuccess(success("Auth", NoData, { message: "Password reset. Sign in with your new password." }))
   )
   .add(
@@ -145,7 +149,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("changePassword", "/change-password")
-      .setPayload(Schema.Struct({
+      .setPayload(Body({
         currentPassword: AnyPassword,
         newPassword: NewPassword,
         otpPinId: Uuid,

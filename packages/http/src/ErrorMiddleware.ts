@@ -3,12 +3,13 @@
  * - HttpFailure (domain and auth failures) passes through to its schema;
  * - HttpApiDecodeError (bad body, query or path) → 400 'Validation error' with fieldErrors
  *   (issues grouped by field path) and formErrors (issues about the whole body);
- * - a body that is not JSON or is too large → 400 'Validation error' with a formError;
+ * - a body that is not JSON → 400 'Validation error' with a formError (bodies over the size limit
+ *   are refused before they are read, see `rejectOversizedBodies`);
  * - an unknown route → 404;
  * - anything else (a defect) → 500 with a generic message and a correlation id; the cause is
  *   logged with that id and never sent.
  */
-import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { Api } from "./Api.js"
 import { failureResponse, HttpFailure, validationFailure } from "./Envelope.js"
@@ -54,18 +55,17 @@ export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const apiObject = apiObjectForUrl(request.url)
-        const failure = Cause.failureOption(cause)
-        if (Option.isSome(failure)) {
-          const e: unknown = failure.value
-          if (e instanceof HttpFailure) return failureResponse(e)
-          if (e instanceof HttpApiError.HttpApiDecodeError) return failureResponse(decodeFailure(apiObject, e))
-          if (HttpServerError.isServerError(e)) {
-            if (e._tag === "RouteNotFound") {
-              return failureResponse(new HttpFailure({ status: 404, apiObject, message: "Route not found" }))
-            }
-            if (e._tag === "RequestError") {
-              return failureResponse(validationFailure(apiObject, {}, [describeRequestError(e)]))
-            }
+        // HttpApiBuilder reads the body with Effect.orDie, so a malformed or oversized body arrives
+        // as a defect carrying a RequestError, not as a failure.
+        const error: unknown = Option.getOrUndefined(Option.orElse(Cause.failureOption(cause), () => Cause.dieOption(cause)))
+        if (error instanceof HttpFailure) return failureResponse(error)
+        if (error instanceof HttpApiError.HttpApiDecodeError) return failureResponse(decodeFailure(apiObject, error))
+        if (HttpServerError.isServerError(error)) {
+          if (error._tag === "RouteNotFound") {
+            return failureResponse(new HttpFailure({ status: 404, apiObject, message: "Route not found" }))
+          }
+          if (error._tag === "RequestError") {
+            return failureResponse(validationFailure(apiObject, {}, [describeRequestError(error)]))
           }
         }
         const correlationId = crypto.randomUUID()
@@ -84,3 +84,20 @@ export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
   ),
   { withContext: true }
 )
+
+/**
+ * Refuses a request whose declared Content-Length exceeds the limit before reading it, with the same
+ * 400 envelope. (The body reader enforces the limit too, for chunked bodies, but it can only abort the
+ * stream, which the client sees as a reset connection.)
+ */
+export const rejectOversizedBodies = (maxBytes: number) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const declared = Number(request.headers["content-length"] ?? "0")
+    return Number.isFinite(declared) && declared > maxBytes
+      ? Effect.succeed(
+        failureResponse(validationFailure(apiObjectForUrl(request.url), {}, ["Request body is too large"])).pipe(
+          HttpServerResponse.setHeader("connection", "close")
+        )
+      )
+      : app
+  })

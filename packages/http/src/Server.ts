@@ -8,7 +8,7 @@ import { AppConfig } from "@app/adapters"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { Api } from "./Api.js"
-import { ErrorEnvelopeMiddleware } from "./ErrorMiddleware.js"
+import { ErrorEnvelopeMiddleware, rejectOversizedBodies } from "./ErrorMiddleware.js"
 import { AuthenticationLive } from "./handlers/Authentication.js"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
 import { CustomerHandlers } from "./handlers/CustomerHandlers.js"
@@ -23,7 +23,9 @@ export const HttpAppLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     HttpApiBuilder.serve((app) =>
       HttpMiddleware.logger(
-        HttpIncomingMessage.withMaxBodySize(app, Option.some(FileSystem.Size(config.maxBodyBytes)))
+        rejectOversizedBodies(config.maxBodyBytes)(
+          HttpIncomingMessage.withMaxBodySize(app, Option.some(FileSystem.Size(config.maxBodyBytes)))
+        )
       )
     ))
 ).pipe(
