@@ -1,0 +1,86 @@
+/**
+ * The composed HTTP server for end-to-end tests: the real HttpApi, middleware and adapters,
+ * listening on a random port (NodeHttpServer.layerTest), on a fresh database per test file
+ * (PGlite, or PostgreSQL when TEST_DATABASE_URL is set), with its own outbox file from which
+ * tests read one-time codes exactly as a developer would.
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { adaptersLayer, AppConfigTest } from "@app/adapters"
+import { TestSqlLayer } from "@app/adapters/testing/TestDatabase"
+import { Effect, Layer, LogLevel, Logger, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { HttpAppLive } from "../../src/Server.js"
+
+export const outboxFile = path.join(os.tmpdir(), `outbox-${randomUUID()}.jsonl`)
+
+export const TestServer = HttpAppLive.pipe(
+  Layer.provideMerge(NodeHttpServer.layerTest),
+  Layer.provideMerge(adaptersLayer(TestSqlLayer)),
+  Layer.provideMerge(AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024 })),
+  // request logs drown test output; warnings and errors (e.g. 500 causes) still show
+  Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+)
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** the parsed JSON body (undefined when the body is not JSON) */
+  readonly body: any
+  readonly text: string
+}
+
+const send = (request: HttpClientRequest.HttpClientRequest) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    let body: unknown = undefined
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = undefined
+    }
+    return { status: response.status, headers: response.headers, body, text } as Reply
+  }).pipe(Effect.scoped, Effect.orDie)
+
+const withToken = (token?: string) => (r: HttpClientRequest.HttpClientRequest) =>
+  token === undefined ? r : HttpClientRequest.bearerToken(r, token)
+
+/** A JSON request; `body` is serialised as is. */
+export const call = (method: "GET" | "POST" | "PATCH" | "DELETE", url: string, body?: unknown, token?: string) =>
+  send(
+    HttpClientRequest.make(method)(url).pipe(
+      withToken(token),
+      body === undefined ? (r) => r : HttpClientRequest.bodyUnsafeJson(body)
+    )
+  )
+
+/** A request with a raw body and content type, for malformed and oversized bodies. */
+export const callRaw = (url: string, raw: string, contentType = "application/json", token?: string) =>
+  send(HttpClientRequest.post(url).pipe(withToken(token), HttpClientRequest.bodyText(raw, contentType)))
+
+export interface OutboxLine {
+  readonly channel: "email" | "sms"
+  readonly to: string
+  readonly subject: string | null
+  readonly text: string
+  readonly kind: string
+  readonly code: string | null
+  readonly at: string
+}
+
+export const outbox = (): ReadonlyArray<OutboxLine> =>
+  fs.existsSync(outboxFile)
+    ? fs.readFileSync(outboxFile, "utf8").split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l))
+    : []
+
+/** The newest code sent to `to` (an email or +234 phone) of the given kind. */
+export const lastCode = (to: string, kind: string): string => {
+  const line = outbox().filter((m) => m.to === to && m.kind === kind).at(-1)
+  if (line?.code == null) throw new Error(`no ${kind} code sent to ${to}`)
+  return line.code
+}
