@@ -48,6 +48,20 @@ const describeRequestError = (error: HttpServerError.RequestError) => {
   return /too large|maximum|exceed/i.test(text) ? "Request body is too large" : "Request body is not valid JSON"
 }
 
+/**
+ * The messages of an error and of the errors it wraps (`cause`), outermost first: "SqlError: Failed
+ * to execute statement ← error: relation \"x\" does not exist". Cause.pretty shows only the outer one.
+ */
+export const reasonChain = (error: unknown): string => {
+  const parts: Array<string> = []
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    parts.push(current instanceof Error ? `${current.name}: ${current.message}` : String(current))
+    current = typeof current === "object" ? (current as { cause?: unknown }).cause : undefined
+  }
+  return parts.join(" ← ")
+}
+
 export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
   Api,
   Effect.succeed((app) =>
@@ -70,7 +84,13 @@ export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
         }
         const correlationId = crypto.randomUUID()
         yield* Effect.logError("request failed").pipe(
-          Effect.annotateLogs({ correlationId, method: request.method, url: request.url, cause: Cause.pretty(cause) })
+          Effect.annotateLogs({
+            correlationId,
+            method: request.method,
+            url: request.url,
+            reason: reasonChain(Cause.squash(cause)),
+            cause: Cause.pretty(cause)
+          })
         )
         return failureResponse(
           new HttpFailure({
