@@ -46,6 +46,10 @@ export const ResponseCodes = {
 
 export const MAX_REFERENCE_LENGTH = 12
 
+/**
+ * Opening an account sends the identity the BVN registry confirmed, not the BVN itself: the service
+ * keeps only a keyed hash of the BVN, so the number leaves our hands once, at the registry lookup.
+ */
 export interface OpenAccountInput {
   /** our reference for this customer's account (≤ 12 chars); the same reference never opens a second account */
   readonly reference: string
@@ -56,7 +60,6 @@ export interface OpenAccountInput {
   readonly email: string
   readonly dateOfBirth: string
   readonly gender: "male" | "female" | null
-  readonly bvn: string
 }
 
 export interface ProviderAccount {

@@ -68,8 +68,7 @@ export const OpenAccountRequest = Schema.Struct({
   phone: Schema.String,
   email: Schema.String,
   dateOfBirth: Schema.String,
-  gender: Schema.NullOr(Schema.Literal("male", "female")),
-  bvn: Schema.String
+  gender: Schema.NullOr(Schema.Literal("male", "female"))
 })
 
 export const AccountData = Schema.Struct({
