@@ -20,8 +20,20 @@ export interface AppConfigShape {
   readonly accessTokenSecret: Redacted.Redacted<string>
   /** HMAC key of stored one-time codes and refresh tokens */
   readonly secretHashKey: Redacted.Redacted<string>
+  /** HMAC key of stored BVN digests (a separate key: BVNs are long-lived personal data) */
+  readonly bvnPepper: Redacted.Redacted<string>
   /** largest accepted request body, bytes */
   readonly maxBodyBytes: number
+  /** the core banking provider; none = the sandbox bank runs in-process on a loopback port */
+  readonly coreBankingUrl: Option.Option<string>
+  readonly coreBankingToken: Redacted.Redacted<string>
+  /** how long one provider call may take before its outcome is treated as unknown */
+  readonly coreBankingTimeoutMs: number
+  /** the inbound webhook's static header name and secret */
+  readonly webhookHeader: string
+  readonly webhookSecret: Redacted.Redacted<string>
+  /** added latency of every sandbox provider call */
+  readonly sandboxLatencyMs: number
 }
 
 export class AppConfig extends Context.Tag("adapters/AppConfig")<AppConfig, AppConfigShape>() {}
@@ -29,7 +41,10 @@ export class AppConfig extends Context.Tag("adapters/AppConfig")<AppConfig, AppC
 /** Development values: fine on a laptop, refused when APP_ENV=production. */
 export const DevelopmentSecrets = {
   ACCESS_TOKEN_SECRET: "development-access-token-secret-do-not-use-in-production",
-  SECRET_HASH_KEY: "development-secret-hash-key-do-not-use-in-production"
+  SECRET_HASH_KEY: "development-secret-hash-key-do-not-use-in-production",
+  BVN_PEPPER: "development-bvn-pepper-do-not-use-in-production-xx",
+  WEBHOOK_SECRET: "development-webhook-secret-do-not-use-in-production",
+  CORE_BANKING_TOKEN: "development-core-banking-token-not-for-production"
 } as const
 
 const secret = (name: keyof typeof DevelopmentSecrets, appEnv: AppEnv) =>
@@ -57,6 +72,23 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
     databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
     accessTokenSecret: secret("ACCESS_TOKEN_SECRET", appEnv),
     secretHashKey: secret("SECRET_HASH_KEY", appEnv),
+    bvnPepper: secret("BVN_PEPPER", appEnv),
+    coreBankingUrl: Config.option(Config.url("CORE_BANKING_URL").pipe(Config.map((u) => u.toString().replace(/\/$/, "")))),
+    coreBankingToken: secret("CORE_BANKING_TOKEN", appEnv),
+    coreBankingTimeoutMs: Config.integer("CORE_BANKING_TIMEOUT_MS").pipe(
+      Config.withDefault(10_000),
+      Config.validate({ message: "CORE_BANKING_TIMEOUT_MS: must be between 100 and 120000", validation: (n) => n >= 100 && n <= 120_000 })
+    ),
+    webhookHeader: Config.string("WEBHOOK_HEADER").pipe(
+      Config.withDefault("x-webhook-secret"),
+      Config.map((h) => h.toLowerCase()),
+      Config.validate({ message: "WEBHOOK_HEADER: must be a valid header name", validation: (h) => /^[a-z0-9-]+$/.test(h) })
+    ),
+    webhookSecret: secret("WEBHOOK_SECRET", appEnv),
+    sandboxLatencyMs: Config.integer("SANDBOX_LATENCY_MS").pipe(
+      Config.withDefault(0),
+      Config.validate({ message: "SANDBOX_LATENCY_MS: must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 })
+    ),
     maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
       Config.withDefault(64 * 1024),
       Config.validate({ message: "MAX_BODY_BYTES: must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 })
@@ -84,7 +116,14 @@ export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
     notifyOutboxFile: Option.none(),
     accessTokenSecret: Redacted.make(DevelopmentSecrets.ACCESS_TOKEN_SECRET),
     secretHashKey: Redacted.make(DevelopmentSecrets.SECRET_HASH_KEY),
+    bvnPepper: Redacted.make(DevelopmentSecrets.BVN_PEPPER),
     maxBodyBytes: 64 * 1024,
+    coreBankingUrl: Option.none(),
+    coreBankingToken: Redacted.make(DevelopmentSecrets.CORE_BANKING_TOKEN),
+    coreBankingTimeoutMs: 10_000,
+    webhookHeader: "x-webhook-secret",
+    webhookSecret: Redacted.make(DevelopmentSecrets.WEBHOOK_SECRET),
+    sandboxLatencyMs: 0,
     ...overrides
   })
 

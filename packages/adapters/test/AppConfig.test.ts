@@ -8,7 +8,10 @@ const load = (env: Record<string, string>) =>
 
 const realSecrets = {
   ACCESS_TOKEN_SECRET: "a-real-production-secret-of-more-than-32-chars",
-  SECRET_HASH_KEY: "another-real-production-secret-of-32-chars+"
+  SECRET_HASH_KEY: "another-real-production-secret-of-32-chars+",
+  BVN_PEPPER: "a-real-bvn-pepper-of-at-least-thirty-two-chars",
+  WEBHOOK_SECRET: "a-real-webhook-secret-of-at-least-thirty-two",
+  CORE_BANKING_TOKEN: "a-real-core-banking-token-of-thirty-two-chars"
 }
 
 describe("AppConfig", () => {
@@ -27,10 +30,14 @@ describe("AppConfig", () => {
     Effect.gen(function*() {
       const missing = yield* Effect.flip(load({ APP_ENV: "production" }))
       expect(describeConfigError(missing)).toContain("ACCESS_TOKEN_SECRET: is required but not set")
-      expect(describeConfigError(missing)).toContain("SECRET_HASH_KEY: is required but not set")
+      for (const name of Object.keys(DevelopmentSecrets)) {
+        expect(describeConfigError(missing)).toContain(`${name}: is required but not set`)
+      }
       const dev = yield* Effect.flip(load({ APP_ENV: "production", ...DevelopmentSecrets }))
       expect(describeConfigError(dev)).toContain("ACCESS_TOKEN_SECRET: must be a real secret")
-      expect(describeConfigError(dev)).toContain("SECRET_HASH_KEY: must be a real secret")
+      for (const name of Object.keys(DevelopmentSecrets)) {
+        expect(describeConfigError(dev)).toContain(`${name}: must be a real secret`)
+      }
     }))
 
   it.effect("production with real secrets has no outbox unless one is configured", () =>

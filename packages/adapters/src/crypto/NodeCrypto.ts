@@ -21,14 +21,18 @@ export const SecureRandomLive = Layer.succeed(
   })
 )
 
-/** HMAC-SHA256 under SECRET_HASH_KEY, domain-separated by purpose. */
+/**
+ * HMAC-SHA256, domain-separated by purpose: BVNs under BVN_PEPPER, everything else (one-time codes,
+ * refresh tokens) under SECRET_HASH_KEY.
+ */
 export const SecretHasherLive = Layer.effect(
   SecretHasher,
   Effect.map(AppConfig, (config) => {
-    const key = Redacted.value(config.secretHashKey)
+    const keyFor = (purpose: string) =>
+      Redacted.value(purpose === "bvn" ? config.bvnPepper : config.secretHashKey)
     return SecretHasher.of({
       digest: (purpose, secret) =>
-        Effect.sync(() => createHmac("sha256", key).update(`${purpose}\u0000${secret}`).digest("base64url")),
+        Effect.sync(() => createHmac("sha256", keyFor(purpose)).update(`${purpose}\u0000${secret}`).digest("base64url")),
       equals: (a, b) => {
         const x = Buffer.from(a)
         const y = Buffer.from(b)
