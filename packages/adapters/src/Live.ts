@@ -14,6 +14,8 @@ import { runMigrations } from "./Migrations.js"
 import { NotifierLive } from "./notify/OutboxNotifier.js"
 import { AccountRepoSql } from "./repos/AccountRepoSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql, UnitOfWorkSql } from "./repos/AuthRepoSql.js"
+import { BeneficiaryRepoSql } from "./repos/BeneficiaryRepoSql.js"
+import { TransactionRepoSql } from "./repos/TransactionRepoSql.js"
 import { pgLayer, pgliteLayer } from "./sql/Database.js"
 
 export const SqlClientLive = Layer.unwrapEffect(
@@ -38,7 +40,14 @@ export const MigrationsLive = Layer.effectDiscard(
 export const databaseLayer = <E, R>(sql: Layer.Layer<SqlClient.SqlClient, E, R>) =>
   MigrationsLive.pipe(Layer.provideMerge(sql))
 
-const RepositoriesLive = Layer.mergeAll(AccountRepoSql, OtpRepoSql, RefreshTokenRepoSql, UnitOfWorkSql)
+const RepositoriesLive = Layer.mergeAll(
+  AccountRepoSql,
+  OtpRepoSql,
+  RefreshTokenRepoSql,
+  UnitOfWorkSql,
+  TransactionRepoSql,
+  BeneficiaryRepoSql
+)
 
 const ServicesLive = Layer.mergeAll(
   IdsLive,

@@ -171,10 +171,16 @@ export class TestFunding extends Context.Tag("domain/TestFunding")<TestFunding, 
 }>() {}
 
 /**
- * A provider reference (at most 12 characters) derived from one of our ids (UUIDs): a short prefix
- * naming the kind (e.g. "A" account, "D" debit) followed by the id's first hex digits, 12 characters
- * in all. The same id always gives the same reference, which is what lets the provider deduplicate
- * a repeated call.
+ * A provider reference (at most 12 characters) derived from one of our ids (UUIDs): a one-letter
+ * prefix naming the kind (e.g. "A" account, "D" debit) followed by the id's 122 random bits written
+ * in base 36, 12 characters in all (11 base-36 digits: about 57 bits). The same id always gives the
+ * same reference, which is what lets the provider deduplicate a repeated call; the chance that two
+ * of a million ids share a reference is about 3.5 in a million.
  */
-export const referenceFor = (prefix: string, id: string): string =>
-  (prefix + id.replace(/-/g, "").toUpperCase()).slice(0, MAX_REFERENCE_LENGTH)
+export const referenceFor = (prefix: string, id: string): string => {
+  const hex = id.replace(/-/g, "")
+  // drop the version and variant nibbles: they are the same in every v4 UUID
+  const random = BigInt(`0x${hex.slice(0, 12)}${hex.slice(13, 16)}${hex.slice(17)}`)
+  return (prefix + random.toString(36).toUpperCase().padStart(MAX_REFERENCE_LENGTH, "0").slice(-(MAX_REFERENCE_LENGTH - prefix.length)))
+    .slice(0, MAX_REFERENCE_LENGTH)
+}

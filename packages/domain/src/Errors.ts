@@ -20,3 +20,47 @@ export class OtpRejected extends Data.TaggedError("OtpRejected")<{ readonly reas
 export class OtpGateRejected extends Data.TaggedError("OtpGateRejected")<{}> {}
 
 export class OtpCooldown extends Data.TaggedError("OtpCooldown")<{ readonly retryAfterSeconds: number }> {}
+
+// ---------------------------------------------------------------------------------------------
+// Core banking: BVN, bank account, deposits
+// ---------------------------------------------------------------------------------------------
+
+/** The customer's KYC is past `pending`: a BVN is already verified (400). */
+export class BvnAlreadyVerified extends Data.TaggedError("BvnAlreadyVerified")<{}> {}
+/** Another customer holds this BVN (400 'BVN already associated with another account'). */
+export class BvnTaken extends Data.TaggedError("BvnTaken")<{}> {}
+/** The BVN registry does not know the number (400). */
+export class BvnNotFound extends Data.TaggedError("BvnNotFound")<{}> {}
+/** The date of birth given differs from the registry's (400). */
+export class BvnDateOfBirthMismatch extends Data.TaggedError("BvnDateOfBirthMismatch")<{}> {}
+/** Opening a bank account needs customerStatus `verified` (email confirmed, not suspended/closed). */
+export class CustomerNotVerified extends Data.TaggedError("CustomerNotVerified")<{
+  readonly customerStatus: string
+}> {}
+/** Opening a bank account needs kycStatus `bvn_verified`. */
+export class BvnNotVerified extends Data.TaggedError("BvnNotVerified")<{}> {}
+/** The customer already has a bank account (400). */
+export class BankAccountExists extends Data.TaggedError("BankAccountExists")<{ readonly accountNumber: string }> {}
+/** The operation needs a bank account and the customer has none (400 'No bank account found'). */
+export class NoBankAccount extends Data.TaggedError("NoBankAccount")<{}> {}
+/** A provider notification named an account number that belongs to no customer. */
+export class UnknownAccountNumber extends Data.TaggedError("UnknownAccountNumber")<{ readonly accountNumber: string }> {}
+/** An amount outside what the operation allows (e.g. a test deposit above the maximum). */
+export class InvalidAmount extends Data.TaggedError("InvalidAmount")<{ readonly reason: string }> {}
+/** No such transaction, or not this customer's (404). */
+export class TransactionNotFound extends Data.TaggedError("TransactionNotFound")<{}> {}
+
+// ---------------------------------------------------------------------------------------------
+// Beneficiaries
+// ---------------------------------------------------------------------------------------------
+
+/** An account number is exactly 10 digits (NUBAN) (400). */
+export class InvalidAccountNumber extends Data.TaggedError("InvalidAccountNumber")<{}> {}
+/** The bank code is not in the bank list (400 'invalid bank code'). */
+export class InvalidBankCode extends Data.TaggedError("InvalidBankCode")<{ readonly bankCode: string }> {}
+/** Name enquiry found no such account at that bank (400 'account not found'). */
+export class BeneficiaryAccountNotFound extends Data.TaggedError("BeneficiaryAccountNotFound")<{}> {}
+/** The customer already saved this account number at this bank (400). */
+export class BeneficiaryAlreadySaved extends Data.TaggedError("BeneficiaryAlreadySaved")<{}> {}
+/** No such beneficiary, or not this customer's (404). */
+export class BeneficiaryNotFound extends Data.TaggedError("BeneficiaryNotFound")<{}> {}

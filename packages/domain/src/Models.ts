@@ -39,7 +39,16 @@ export class Customer extends Schema.Class<Customer>("Customer")({
   smsEnabled: Schema.Boolean,
   emailEnabled: Schema.Boolean,
   createdAt: Schema.DateFromSelf,
-  updatedAt: Schema.DateFromSelf
+  updatedAt: Schema.DateFromSelf,
+  // Banking fields (all null until the step that sets them; optional when constructing, default null):
+  /** keyed digest of the BVN (SecretHasher.digest("bvn", …)); the BVN itself is never stored */
+  bvnHash: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /** the account number at the core banking provider */
+  coreAccountNumber: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /** our reference that opened the provider account (`referenceFor("A", customer.id)`) */
+  coreAccountReference: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /** when the first confirmed inbound deposit was posted; null = withdrawals not yet allowed (customer-facing PND) */
+  firstDepositAt: Schema.optionalWith(Schema.NullOr(Schema.DateFromSelf), { default: () => null })
 }) {}
 
 export interface AccountWithCustomer {
@@ -85,4 +94,70 @@ export class RefreshToken extends Schema.Class<RefreshToken>("RefreshToken")({
 export interface TokenPair {
   readonly accessToken: string
   readonly refreshToken: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// Money movements and saved bank accounts
+// ---------------------------------------------------------------------------------------------
+
+export const TransactionType = Schema.Literal("credit", "debit", "transfer")
+export type TransactionType = typeof TransactionType.Type
+
+export const TransactionPurpose = Schema.Literal("deposit", "manual_transfer", "disbursement", "early_withdrawal")
+export type TransactionPurpose = typeof TransactionPurpose.Type
+
+export const TransactionStatus = Schema.Literal("pending", "confirmed", "failed")
+export type TransactionStatus = typeof TransactionStatus.Type
+
+/**
+ * One money movement of a customer (the spec's Transaction resource): deposits, manual transfers,
+ * disbursements, Borrow and Extra Cash. Amounts are integer kobo (`bigint`).
+ */
+export class Transaction extends Schema.Class<Transaction>("Transaction")({
+  id: Schema.String,
+  customerId: Schema.String,
+  planId: Schema.NullOr(Schema.String),
+  type: TransactionType,
+  purpose: TransactionPurpose,
+  amountKobo: Schema.BigIntFromSelf,
+  feeKobo: Schema.BigIntFromSelf,
+  status: TransactionStatus,
+  /** our debit/credit reference at the provider (≤ 12 chars) */
+  retrievalReference: Schema.NullOr(Schema.String),
+  /** our NIP transfer reference at the provider (≤ 12 chars) */
+  transferReference: Schema.NullOr(Schema.String),
+  /** the provider's own reference of the posting (inbound deposits); unique per customer */
+  providerReference: Schema.NullOr(Schema.String),
+  failureReason: Schema.NullOr(Schema.String),
+  retryCount: Schema.Number,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+}) {}
+
+/** A saved destination bank account of a customer, verified by name enquiry when saved. */
+export class Beneficiary extends Schema.Class<Beneficiary>("Beneficiary")({
+  id: Schema.String,
+  customerId: Schema.String,
+  accountNumber: Schema.String,
+  bankCode: Schema.String,
+  bankName: Schema.String,
+  /** the name the destination bank returned for the account */
+  accountName: Schema.String,
+  /** at most one per customer; whenever a customer has beneficiaries, exactly one is the default */
+  isDefault: Schema.Boolean,
+  createdAt: Schema.DateFromSelf
+}) {}
+
+export interface PageRequest {
+  /** 1-based */
+  readonly page: number
+  readonly pageSize: number
+}
+
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly page: number
+  readonly pageSize: number
+  /** rows across all pages */
+  readonly total: number
 }

@@ -6,12 +6,18 @@ import { Context, Data, type Effect, type Option, type Redacted } from "effect"
 import type {
   Account,
   AccountWithCustomer,
+  Beneficiary,
   Customer,
+  Gender,
   OneTimeCode,
   OtpChannel,
   OtpPurpose,
-  RefreshToken
+  Page,
+  PageRequest,
+  RefreshToken,
+  Transaction
 } from "./Models.js"
+import type { Kobo } from "./Money.js"
 
 /** Identifiers (UUIDs), so tests can predict them. */
 export class Ids extends Context.Tag("domain/Ids")<Ids, { readonly next: Effect.Effect<string> }>() {}
@@ -98,6 +104,90 @@ export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, 
     now: Date
   ) => Effect.Effect<void>
   readonly setPasswordHash: (accountId: string, hash: string, now: Date) => Effect.Effect<void>
+  /**
+   * Records a verified BVN: stores its digest, sets kycStatus `bvn_verified` and replaces the
+   * account's identity fields, all in one atomic step, only while kycStatus is `pending` (false
+   * otherwise, and nothing changes). A changed phone number is no longer verified. Fails with the
+   * field when another customer holds the BVN digest or another account the phone.
+   */
+  readonly setBvnVerified: (accountId: string, details: BvnVerifiedDetails, now: Date) => Effect.Effect<boolean, UniqueViolation>
+  readonly findByBvnHash: (bvnHash: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  /** Links the provider account, only when the customer has none yet; false otherwise (nothing changes). */
+  readonly setCoreAccount: (
+    accountId: string,
+    core: { readonly accountNumber: string; readonly reference: string },
+    now: Date
+  ) => Effect.Effect<boolean>
+  readonly findByCoreAccountNumber: (accountNumber: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  /** Sets firstDepositAt to `at`, only when it is still null; true when this call set it. */
+  readonly markFirstDeposit: (accountId: string, at: Date, now: Date) => Effect.Effect<boolean>
+}>() {}
+
+export interface BvnVerifiedDetails {
+  readonly bvnHash: string
+  readonly firstName: string
+  readonly lastName: string
+  /** +234 form */
+  readonly phone: string
+  readonly address: string
+  readonly gender: Gender
+  /** YYYY-MM-DD */
+  readonly dateOfBirth: string
+}
+
+/** An inbound deposit as the provider posted it. */
+export interface NewDeposit {
+  readonly id: string
+  readonly customerId: string
+  readonly amountKobo: Kobo
+  /** the provider's reference of the posting: the idempotency key of the row */
+  readonly providerReference: string
+  /** when the provider posted it: the row's createdAt */
+  readonly postedAt: Date
+  readonly now: Date
+}
+
+export class TransactionRepo extends Context.Tag("domain/TransactionRepo")<TransactionRepo, {
+  /**
+   * Records a confirmed deposit (type credit, purpose deposit, fee 0), once per customer and
+   * provider reference however often or concurrently it is called; true when this call inserted it.
+   */
+  readonly recordDeposit: (deposit: NewDeposit) => Effect.Effect<boolean>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Transaction>>
+  /** Newest first (createdAt, then id, descending). */
+  readonly listForCustomer: (customerId: string, page: PageRequest) => Effect.Effect<Page<Transaction>>
+}>() {}
+
+export interface NewBeneficiary {
+  readonly id: string
+  readonly customerId: string
+  readonly accountNumber: string
+  readonly bankCode: string
+  readonly bankName: string
+  readonly accountName: string
+  readonly createdAt: Date
+}
+
+/**
+ * Saved bank accounts. Writes of one customer are serialised (the SQL adapter locks the customer
+ * row), so the "exactly one default while any exist" rule holds under concurrency.
+ */
+export class BeneficiaryRepo extends Context.Tag("domain/BeneficiaryRepo")<BeneficiaryRepo, {
+  /**
+   * Saves it, as the default when the customer has no default yet (i.e. none saved); none when the
+   * customer already saved this account number at this bank (nothing changes).
+   */
+  readonly add: (beneficiary: NewBeneficiary) => Effect.Effect<Option.Option<Beneficiary>>
+  /** The default first, then oldest first. */
+  readonly list: (customerId: string) => Effect.Effect<ReadonlyArray<Beneficiary>>
+  /** Only the customer's own. */
+  readonly findById: (customerId: string, id: string) => Effect.Effect<Option.Option<Beneficiary>>
+  /** Makes it the only default; none when the customer has no such beneficiary. */
+  readonly setDefault: (customerId: string, id: string) => Effect.Effect<Option.Option<Beneficiary>>
+  /** Deletes it and returns it as it was; none when the customer has no such beneficiary. */
+  readonly remove: (customerId: string, id: string) => Effect.Effect<Option.Option<Beneficiary>>
+  /** When the customer has beneficiaries but no default, the oldest becomes the default and is returned. */
+  readonly promoteOldest: (customerId: string) => Effect.Effect<Option.Option<Beneficiary>>
 }>() {}
 
 export interface NewOtp {
@@ -144,5 +234,5 @@ export class RefreshTokenRepo extends Context.Tag("domain/RefreshTokenRepo")<Ref
 
 /** A unique column already holds the value (raced registrations, referral code collisions). */
 export class UniqueViolation extends Data.TaggedError("UniqueViolation")<{
-  readonly field: "email" | "phone" | "referralCode"
+  readonly field: "email" | "phone" | "referralCode" | "bvnHash"
 }> {}

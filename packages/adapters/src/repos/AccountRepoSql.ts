@@ -39,6 +39,7 @@ export const AccountRepoSql = Layer.effect(
       sql`
         SELECT a.*, c.id AS customer_id, c.customer_status, c.kyc_status, c.referral_code, c.referred_by,
                c.pin_hash, c.sms_enabled, c.email_enabled,
+               c.bvn_hash, c.core_account_number, c.core_account_reference, c.first_deposit_at,
                c.created_at AS customer_created_at, c.updated_at AS customer_updated_at
         FROM accounts a JOIN customers c ON c.account_id = a.id
         WHERE ${where}`.pipe(
@@ -85,6 +86,10 @@ export const AccountRepoSql = Layer.effect(
               pinHash: customer.pinHash,
               smsEnabled: customer.smsEnabled,
               emailEnabled: customer.emailEnabled,
+              bvnHash: customer.bvnHash,
+              coreAccountNumber: customer.coreAccountNumber,
+              coreAccountReference: customer.coreAccountReference,
+              firstDepositAt: customer.firstDepositAt,
               createdAt: customer.createdAt,
               updatedAt: customer.updatedAt
             })
@@ -117,7 +122,53 @@ export const AccountRepoSql = Layer.effect(
           UPDATE customers SET customer_status = ${to}, updated_at = ${now}
           WHERE account_id = ${accountId} AND customer_status = ${from}`),
       setPasswordHash: (accountId, hash, now) =>
-        orDieDb(sql`UPDATE accounts SET password_hash = ${hash}, updated_at = ${now} WHERE id = ${accountId}`)
+        orDieDb(sql`UPDATE accounts SET password_hash = ${hash}, updated_at = ${now} WHERE id = ${accountId}`),
+      setBvnVerified: (accountId, details, now) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const updated = yield* sql`
+            UPDATE customers SET bvn_hash = ${details.bvnHash}, kyc_status = 'bvn_verified', updated_at = ${now}
+            WHERE account_id = ${accountId} AND kyc_status = 'pending'
+            RETURNING id`
+          if (updated.length === 0) return false
+          // a changed phone number has not been verified
+          yield* sql`
+            UPDATE accounts SET
+              first_name = ${details.firstName},
+              last_name = ${details.lastName},
+              phone_verified = (phone_verified AND phone IS NOT DISTINCT FROM ${details.phone}),
+              phone = ${details.phone},
+              address = ${details.address},
+              gender = ${details.gender},
+              date_of_birth = ${details.dateOfBirth},
+              updated_at = ${now}
+            WHERE id = ${accountId}`
+          return true
+        })).pipe(
+          Effect.catchTag("SqlError", (error) => {
+            const constraint = uniqueViolation(error)
+            const field = constraint === undefined
+              ? undefined
+              : constraint.includes("bvn_hash")
+              ? "bvnHash" as const
+              : constraint.includes("phone")
+              ? "phone" as const
+              : undefined
+            return field === undefined ? Effect.die(error) : Effect.fail(new UniqueViolation({ field }))
+          })
+        ),
+      findByBvnHash: (bvnHash) => selectJoined(sql`c.bvn_hash = ${bvnHash}`),
+      setCoreAccount: (accountId, core, now) =>
+        sql`
+          UPDATE customers
+          SET core_account_number = ${core.accountNumber}, core_account_reference = ${core.reference}, updated_at = ${now}
+          WHERE account_id = ${accountId} AND core_account_number IS NULL
+          RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb),
+      findByCoreAccountNumber: (accountNumber) => selectJoined(sql`c.core_account_number = ${accountNumber}`),
+      markFirstDeposit: (accountId, at, now) =>
+        sql`
+          UPDATE customers SET first_deposit_at = ${at}, updated_at = ${now}
+          WHERE account_id = ${accountId} AND first_deposit_at IS NULL
+          RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb)
     })
   })
 )

@@ -1,5 +1,6 @@
 import { Effect, Redacted } from "effect"
 import * as Auth from "../../src/Auth.js"
+import * as Banking from "../../src/Banking.js"
 import { InMemoryLayer, type InMemory, Sent } from "./InMemory.js"
 
 /** Runs a test body against fresh in-memory ports (the TestClock of `it.effect` still applies). */
@@ -41,4 +42,42 @@ export const verifiedAda = Effect.gen(function*() {
   yield* Auth.sendEmailOtp(account.id)
   const tokens = yield* Auth.verifyEmailOtp(account.id, yield* Sent.lastCode("email_verification"))
   return { accountId: account.id, tokens }
+})
+
+/** An 11-digit BVN the fake registry knows as Ada Obi, born 1990-01-01. */
+export const ADA_BVN = "22345678901"
+
+export const bvnInput = (overrides: Partial<Banking.VerifyBvnInput> = {}): Banking.VerifyBvnInput => ({
+  bvn: ADA_BVN,
+  firstName: "Ada",
+  lastName: "Obi",
+  phone: ADA.phone,
+  address: "1 Marina, Lagos",
+  gender: "female",
+  dateOfBirth: "1990-01-01",
+  ...overrides
+})
+
+/** A verified customer whose BVN is verified too. */
+export const bvnVerifiedAda = Effect.gen(function*() {
+  const ada = yield* verifiedAda
+  yield* Banking.verifyBvn(ada.accountId, bvnInput())
+  return ada
+})
+
+/** An active customer with a bank account (PND active, no deposit yet). */
+export const bankedAda = Effect.gen(function*() {
+  const ada = yield* bvnVerifiedAda
+  const { accountNumber } = yield* Banking.openBankAccount(ada.accountId)
+  return { ...ada, accountNumber }
+})
+
+/** Bola, taken to a bank account the same way, with its own BVN. */
+export const bankedBola = Effect.gen(function*() {
+  const { account } = yield* registerBola
+  yield* Auth.sendEmailOtp(account.id)
+  yield* Auth.verifyEmailOtp(account.id, yield* Sent.lastCode("email_verification"))
+  yield* Banking.verifyBvn(account.id, bvnInput({ bvn: "22345678902", firstName: "Bola", phone: BOLA.phone }))
+  const { accountNumber } = yield* Banking.openBankAccount(account.id)
+  return { accountId: account.id, accountNumber }
 })

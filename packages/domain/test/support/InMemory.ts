@@ -8,15 +8,29 @@
  * - `Store`: the stored rows (accounts with customers, one-time codes, refresh tokens);
  * - `Sent`: every message the notifier delivered;
  * - `RandomControl`: queues to force the next digits / alphabet strings;
- * - `HasherProbe`: call counters of the fake password hasher.
+ * - `HasherProbe`: call counters of the fake password hasher;
+ * - `FakeBank`: the state, faults and call log of the fake core banking provider (FakeBank.ts),
+ *   which serves `CoreBanking` and `TestFunding`; the banking caches (`Banking.BankingCachesLive`)
+ *   are built over it.
  */
 import { Array as Arr, Clock, Context, Duration, Effect, Exit, Layer, Option, Redacted, Ref } from "effect"
 import { TokenPolicy } from "../../src/Auth.js"
-import { type AccountWithCustomer, Account, Customer, OneTimeCode, type OtpPurpose, RefreshToken } from "../../src/Models.js"
+import { BankingCachesLive } from "../../src/Banking.js"
+import {
+  type AccountWithCustomer,
+  Account,
+  Beneficiary,
+  Customer,
+  OneTimeCode,
+  type OtpPurpose,
+  RefreshToken,
+  Transaction
+} from "../../src/Models.js"
 import { isLive } from "../../src/Otp.js"
 import {
   AccessTokens,
   AccountRepo,
+  BeneficiaryRepo,
   Ids,
   type NewAccount,
   Notifier,
@@ -26,9 +40,13 @@ import {
   RefreshTokenRepo,
   SecretHasher,
   SecureRandom,
+  TransactionRepo,
   UniqueViolation,
   UnitOfWork
 } from "../../src/Ports.js"
+import { FakeBankStateLive, FakeCoreBankingLive } from "./FakeBank.js"
+
+export { FakeBank, SANDBOX_BANKS } from "./FakeBank.js"
 
 // ---------------------------------------------------------------------------------------------
 // Stored rows
@@ -42,9 +60,13 @@ export interface State {
   readonly otps: ReadonlyArray<OneTimeCode>
   /** in insertion order */
   readonly refreshTokens: ReadonlyArray<RefreshToken>
+  /** in insertion order */
+  readonly transactions: ReadonlyArray<Transaction>
+  /** in insertion order */
+  readonly beneficiaries: ReadonlyArray<Beneficiary>
 }
 
-export const emptyState: State = { accounts: new Map(), otps: [], refreshTokens: [] }
+export const emptyState: State = { accounts: new Map(), otps: [], refreshTokens: [], transactions: [], beneficiaries: [] }
 
 export class Store extends Context.Tag("test/Store")<Store, {
   readonly ref: Ref.Ref<State>
@@ -68,6 +90,17 @@ export class Store extends Context.Tag("test/Store")<Store, {
 
   static readonly otps = Effect.map(Store.state, (s) => s.otps)
   static readonly refreshTokens = Effect.map(Store.state, (s) => s.refreshTokens)
+  static readonly transactions = Effect.map(Store.state, (s) => s.transactions)
+  static readonly beneficiaries = Effect.map(Store.state, (s) => s.beneficiaries)
+
+  /** Test back door: overwrites fields of a stored customer (e.g. `kycStatus`). */
+  static readonly patchCustomer = (accountId: string, patch: Partial<Omit<Customer, "id">>) =>
+    Effect.flatMap(Store, (s) =>
+      Ref.update(s.ref, (st) => {
+        const found = st.accounts.get(accountId)
+        if (found === undefined) return st
+        return withAccount(st, accountId, { ...found, customer: new Customer({ ...found.customer, ...patch }) })
+      }))
 
   /** Test back door: overwrites fields of a stored account (e.g. `passwordHash: null`). */
   static readonly patchAccount = (accountId: string, patch: Partial<Omit<Account, "id">>) =>
@@ -136,8 +169,14 @@ export class HasherProbe extends Context.Tag("test/HasherProbe")<HasherProbe, {
 // Ports
 // ---------------------------------------------------------------------------------------------
 
-/** `00000000-0000-4000-8000-000000000001`, `...002`, ... */
-export const uuidFor = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`
+/**
+ * `00000001-0000-4000-8000-000000000001`, `00000002-…-000000000002`, ...: the counter also leads,
+ * so provider references derived from an id's first hex digits (`referenceFor`) differ too.
+ */
+export const uuidFor = (n: number) => {
+  const hex = n.toString(16)
+  return `${hex.padStart(8, "0")}-0000-4000-8000-${hex.padStart(12, "0")}`
+}
 
 export const IdsLive = Layer.effect(
   Ids,
@@ -287,7 +326,60 @@ export const AccountRepoLive = Layer.effect(
       transitionStatus: (accountId, from, to, now) =>
         updateCustomer(accountId, (c) => c.customerStatus === from ? new Customer({ ...c, customerStatus: to, updatedAt: now }) : c),
       setPasswordHash: (accountId, hash, now) =>
-        updateAccount(accountId, (a) => new Account({ ...a, passwordHash: hash, updatedAt: now }))
+        updateAccount(accountId, (a) => new Account({ ...a, passwordHash: hash, updatedAt: now })),
+      setBvnVerified: (accountId, details, now) =>
+        Effect.flatten(Ref.modify(ref, (st): [Effect.Effect<boolean, UniqueViolation>, State] => {
+          const found = st.accounts.get(accountId)
+          if (found === undefined || found.customer.kycStatus !== "pending") return [Effect.succeed(false), st]
+          const others = [...st.accounts.values()].filter((a) => a.account.id !== accountId)
+          if (others.some((a) => a.customer.bvnHash === details.bvnHash)) {
+            return [Effect.fail(new UniqueViolation({ field: "bvnHash" })), st]
+          }
+          if (others.some((a) => a.account.phone === details.phone)) return [Effect.fail(new UniqueViolation({ field: "phone" })), st]
+          const { account, customer } = found
+          return [Effect.succeed(true), withAccount(st, accountId, {
+            account: new Account({
+              ...account,
+              firstName: details.firstName,
+              lastName: details.lastName,
+              phone: details.phone,
+              phoneVerified: account.phone === details.phone && account.phoneVerified,
+              address: details.address,
+              gender: details.gender,
+              dateOfBirth: details.dateOfBirth,
+              updatedAt: now
+            }),
+            customer: new Customer({ ...customer, bvnHash: details.bvnHash, kycStatus: "bvn_verified", updatedAt: now })
+          })]
+        })),
+      findByBvnHash: (bvnHash) => find((a) => a.customer.bvnHash === bvnHash),
+      setCoreAccount: (accountId, core, now) =>
+        Ref.modify(ref, (st): [boolean, State] => {
+          const found = st.accounts.get(accountId)
+          if (found === undefined || found.customer.coreAccountNumber !== null) return [false, st]
+          if ([...st.accounts.values()].some((a) => a.customer.coreAccountNumber === core.accountNumber)) {
+            throw new Error(`account number ${core.accountNumber} is already linked to another customer`)
+          }
+          return [true, withAccount(st, accountId, {
+            ...found,
+            customer: new Customer({
+              ...found.customer,
+              coreAccountNumber: core.accountNumber,
+              coreAccountReference: core.reference,
+              updatedAt: now
+            })
+          })]
+        }),
+      findByCoreAccountNumber: (accountNumber) => find((a) => a.customer.coreAccountNumber === accountNumber),
+      markFirstDeposit: (accountId, at, now) =>
+        Ref.modify(ref, (st): [boolean, State] => {
+          const found = st.accounts.get(accountId)
+          if (found === undefined || found.customer.firstDepositAt !== null) return [false, st]
+          return [true, withAccount(st, accountId, {
+            ...found,
+            customer: new Customer({ ...found.customer, firstDepositAt: at, updatedAt: now })
+          })]
+        })
     }
   })
 )
@@ -383,6 +475,87 @@ export const RefreshTokenRepoLive = Layer.effect(
   })
 )
 
+export const TransactionRepoLive = Layer.effect(
+  TransactionRepo,
+  Effect.map(Store, ({ ref }) => ({
+    recordDeposit: (deposit) =>
+      Ref.modify(ref, (st): [boolean, State] => {
+        if (
+          st.transactions.some((t) => t.customerId === deposit.customerId && t.providerReference === deposit.providerReference)
+        ) return [false, st]
+        const row = new Transaction({
+          id: deposit.id,
+          customerId: deposit.customerId,
+          planId: null,
+          type: "credit",
+          purpose: "deposit",
+          amountKobo: deposit.amountKobo,
+          feeKobo: 0n,
+          status: "confirmed",
+          retrievalReference: null,
+          transferReference: null,
+          providerReference: deposit.providerReference,
+          failureReason: null,
+          retryCount: 0,
+          createdAt: deposit.postedAt,
+          updatedAt: deposit.now
+        })
+        return [true, { ...st, transactions: [...st.transactions, row] }]
+      }),
+    findById: (id) => Effect.map(Ref.get(ref), (st) => Option.fromNullable(st.transactions.find((t) => t.id === id))),
+    listForCustomer: (customerId, { page, pageSize }) =>
+      Effect.map(Ref.get(ref), (st) => {
+        const all = st.transactions
+          .filter((t) => t.customerId === customerId)
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+        return { items: all.slice((page - 1) * pageSize, page * pageSize), page, pageSize, total: all.length }
+      })
+  }))
+)
+
+/** The default first, then oldest first (ties by id). */
+const beneficiaryOrder = (a: Beneficiary, b: Beneficiary) =>
+  Number(b.isDefault) - Number(a.isDefault) || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1)
+
+export const BeneficiaryRepoLive = Layer.effect(
+  BeneficiaryRepo,
+  Effect.map(Store, ({ ref }) => {
+    const mine = (st: State, customerId: string) => st.beneficiaries.filter((b) => b.customerId === customerId)
+    const replace = (st: State, f: (b: Beneficiary) => Beneficiary): State => ({ ...st, beneficiaries: st.beneficiaries.map(f) })
+    return {
+      add: (input) =>
+        Ref.modify(ref, (st): [Option.Option<Beneficiary>, State] => {
+          const own = mine(st, input.customerId)
+          if (own.some((b) => b.accountNumber === input.accountNumber && b.bankCode === input.bankCode)) return [Option.none(), st]
+          const added = new Beneficiary({ ...input, isDefault: !own.some((b) => b.isDefault) })
+          return [Option.some(added), { ...st, beneficiaries: [...st.beneficiaries, added] }]
+        }),
+      list: (customerId) => Effect.map(Ref.get(ref), (st) => mine(st, customerId).sort(beneficiaryOrder)),
+      findById: (customerId, id) =>
+        Effect.map(Ref.get(ref), (st) => Option.fromNullable(mine(st, customerId).find((b) => b.id === id))),
+      setDefault: (customerId, id) =>
+        Ref.modify(ref, (st): [Option.Option<Beneficiary>, State] => {
+          if (!mine(st, customerId).some((b) => b.id === id)) return [Option.none(), st]
+          const next = replace(st, (b) => b.customerId === customerId && b.isDefault !== (b.id === id) ? new Beneficiary({ ...b, isDefault: b.id === id }) : b)
+          return [Option.fromNullable(next.beneficiaries.find((b) => b.id === id)), next]
+        }),
+      remove: (customerId, id) =>
+        Ref.modify(ref, (st): [Option.Option<Beneficiary>, State] => {
+          const found = mine(st, customerId).find((b) => b.id === id)
+          if (found === undefined) return [Option.none(), st]
+          return [Option.some(found), { ...st, beneficiaries: st.beneficiaries.filter((b) => b.id !== id) }]
+        }),
+      promoteOldest: (customerId) =>
+        Ref.modify(ref, (st): [Option.Option<Beneficiary>, State] => {
+          const own = mine(st, customerId).sort(beneficiaryOrder)
+          if (own.length === 0 || own.some((b) => b.isDefault)) return [Option.none(), st]
+          const promoted = new Beneficiary({ ...own[0]!, isDefault: true })
+          return [Option.some(promoted), replace(st, (b) => b.id === promoted.id ? promoted : b)]
+        })
+    }
+  })
+)
+
 // ---------------------------------------------------------------------------------------------
 // Everything together
 // ---------------------------------------------------------------------------------------------
@@ -391,7 +564,8 @@ const ProbesLive = Layer.mergeAll(
   Layer.effect(Store, Effect.all({ ref: Ref.make(emptyState), commits: Ref.make(0), rollbacks: Ref.make(0) })),
   Layer.effect(Sent, Ref.make<ReadonlyArray<OutboundMessage>>([])),
   Layer.effect(RandomControl, Effect.all({ digits: Ref.make<ReadonlyArray<string>>([]), alphabet: Ref.make<ReadonlyArray<string>>([]) })),
-  Layer.effect(HasherProbe, Effect.all({ hashCalls: Ref.make(0), verifyCalls: Ref.make(0), dummyVerifyCalls: Ref.make(0) }))
+  Layer.effect(HasherProbe, Effect.all({ hashCalls: Ref.make(0), verifyCalls: Ref.make(0), dummyVerifyCalls: Ref.make(0) })),
+  FakeBankStateLive
 )
 
 const PortsLive = Layer.mergeAll(
@@ -404,10 +578,13 @@ const PortsLive = Layer.mergeAll(
   UnitOfWorkLive,
   AccountRepoLive,
   OtpRepoLive,
-  RefreshTokenRepoLive
+  RefreshTokenRepoLive,
+  TransactionRepoLive,
+  BeneficiaryRepoLive,
+  FakeCoreBankingLive
 )
 
 /** All ports plus the test probes, with fresh state each time it is provided. */
-export const InMemoryLayer = Layer.provideMerge(PortsLive, ProbesLive)
+export const InMemoryLayer = Layer.provideMerge(BankingCachesLive, Layer.provideMerge(PortsLive, ProbesLive))
 
 export type InMemory = Layer.Layer.Success<typeof InMemoryLayer>
