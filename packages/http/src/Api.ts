@@ -2,17 +2,19 @@
  * The HTTP contract (HttpApi): every endpoint with its request and response schemas. Handlers live
  * in `handlers/`; they only decode (done here by the schemas), call a use case and encode.
  */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
 import {
-  HttpApi,
-  HttpApiEndpoint,
-  HttpApiGroup,
-  HttpApiMiddleware,
-  HttpApiSecurity,
-  OpenApi
-} from "@effect/platform"
-import type { AccountWithCustomer } from "@app/domain"
-import { Context, Schema } from "effect"
+  BanksApi,
+  bankAccountEndpoints,
+  BeneficiariesApi,
+  Body,
+  DepositsApi,
+  KycApi,
+  WebhooksApi
+} from "./BankingApi.js"
 import { Failures, NoData, success } from "./Envelope.js"
+import { Authentication } from "./Security.js"
 import {
   Address,
   AnyPassword,
@@ -27,22 +29,7 @@ import {
   Uuid
 } from "./Schemas.js"
 
-// ---------------------------------------------------------------------------------------------
-// Authentication
-// ---------------------------------------------------------------------------------------------
-
-/** The signed-in customer of a bearer-authenticated request. */
-export class CurrentAccount extends Context.Tag("http/CurrentAccount")<CurrentAccount, AccountWithCustomer>() {}
-
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("http/Authentication", {
-  failure: Schema.Union(Failures[401], Failures[403]),
-  provides: CurrentAccount,
-  security: { bearer: HttpApiSecurity.bearer }
-}) {}
-
-/** A request body whose decoding reports every invalid field at once, not just the first. */
-const Body = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
-  Schema.Struct(fields).annotations({ parseOptions: { errors: "all" } })
+export { Authentication, CurrentAccount } from "./Security.js"
 
 // ---------------------------------------------------------------------------------------------
 // Auth
@@ -184,7 +171,14 @@ export const CustomerProfile = Schema.Struct({
   referralCode: Schema.String,
   hasPin: Schema.Boolean,
   notificationSettings: Schema.Struct({ smsEnabled: Schema.Boolean, emailEnabled: Schema.Boolean }),
-  createdAt: Schema.String
+  createdAt: Schema.String,
+  /** present once the bank account exists */
+  coreAccountNumber: Schema.optional(Schema.String),
+  /** true until the first confirmed deposit: withdrawals are blocked until then */
+  pndActive: Schema.optional(Schema.Boolean),
+  /** live balance in kobo (a number, as the spec says), under both names the spec uses */
+  balance: Schema.optional(Schema.Number),
+  balanceKobo: Schema.optional(Schema.Number)
 })
 
 export class CustomersApi extends HttpApiGroup.make("customers")
@@ -192,6 +186,10 @@ export class CustomersApi extends HttpApiGroup.make("customers")
     HttpApiEndpoint.get("me", "/me")
       .addSuccess(success("Customer", CustomerProfile))
   )
+  .add(bankAccountEndpoints.createAccount)
+  .add(bankAccountEndpoints.createBankAccount)
+  .add(bankAccountEndpoints.balance)
+  .add(bankAccountEndpoints.providerTransactions)
   .middleware(Authentication)
   .prefix("/api/v1/customers")
   .annotate(OpenApi.Title, "Customers")
@@ -203,7 +201,12 @@ export class CustomersApi extends HttpApiGroup.make("customers")
 
 export class Api extends HttpApi.make("kobo-plans")
   .add(AuthApi)
+  .add(KycApi.middleware(Authentication))
   .add(CustomersApi)
+  .add(DepositsApi.middleware(Authentication))
+  .add(BanksApi)
+  .add(BeneficiariesApi.middleware(Authentication))
+  .add(WebhooksApi)
   .addError(Failures[400])
   .addError(Failures[401])
   .addError(Failures[403])

@@ -3,6 +3,25 @@
  * one. Each group passes its apiObject.
  */
 import type {
+  BankAccountExists,
+  BeneficiaryAccountNotFound,
+  BeneficiaryAlreadySaved,
+  BeneficiaryNotFound,
+  BvnAlreadyVerified,
+  BvnDateOfBirthMismatch,
+  BvnNotFound,
+  BvnNotVerified,
+  BvnTaken,
+  CustomerNotVerified,
+  InvalidAccountNumber,
+  InvalidAmount,
+  InvalidBankCode,
+  NoBankAccount,
+  ProviderMisconfigured,
+  ProviderRefused,
+  ProviderUnknownOutcome,
+  TransactionNotFound,
+  UnknownAccountNumber,
   AccountNotFound,
   AccountSuspended,
   EmailTaken,
@@ -36,6 +55,25 @@ export type DomainError =
   | PasswordReused
   | PhoneTaken
   | Unauthenticated
+  | BankAccountExists
+  | BeneficiaryAccountNotFound
+  | BeneficiaryAlreadySaved
+  | BeneficiaryNotFound
+  | BvnAlreadyVerified
+  | BvnDateOfBirthMismatch
+  | BvnNotFound
+  | BvnNotVerified
+  | BvnTaken
+  | CustomerNotVerified
+  | InvalidAccountNumber
+  | InvalidAmount
+  | InvalidBankCode
+  | NoBankAccount
+  | TransactionNotFound
+  | UnknownAccountNumber
+  | ProviderMisconfigured
+  | ProviderRefused
+  | ProviderUnknownOutcome
 
 export const Messages = {
   authenticationRequired: "Authentication required",
@@ -74,6 +112,46 @@ const statusAndMessage = (e: DomainError): [number, string, unknown?] => {
       return [400, "New password must be different from the current password"]
     case "NoPasswordSet":
       return [400, "This account has no password; use social sign-in or set a password first"]
+    case "BvnAlreadyVerified":
+      return [400, "BVN already verified"]
+    case "BvnTaken":
+      return [400, "BVN already associated with another account"]
+    case "BvnNotFound":
+      return [400, "BVN not found"]
+    case "BvnDateOfBirthMismatch":
+      return [400, "Date of birth does not match the BVN record"]
+    case "CustomerNotVerified":
+      return [400, "Verify your email before opening a bank account", { customerStatus: e.customerStatus }]
+    case "BvnNotVerified":
+      return [400, "Verify your BVN before opening a bank account"]
+    case "BankAccountExists":
+      return [400, "Bank account already exists", { accountNumber: e.accountNumber }]
+    case "NoBankAccount":
+      return [400, "No bank account found"]
+    case "UnknownAccountNumber":
+      return [400, "No customer has this account number"]
+    case "InvalidAmount":
+      return [400, "Validation error", { fieldErrors: { amountKobo: [e.reason] }, formErrors: [] }]
+    case "TransactionNotFound":
+      return [404, "Transaction not found"]
+    case "InvalidAccountNumber":
+      return [400, "Validation error", { fieldErrors: { accountNumber: ["Account number must be exactly 10 digits"] }, formErrors: [] }]
+    case "InvalidBankCode":
+      return [400, "Invalid bank code", { bankCode: e.bankCode }]
+    case "BeneficiaryAccountNotFound":
+      return [400, "Account not found at that bank"]
+    case "BeneficiaryAlreadySaved":
+      return [400, "Beneficiary already saved"]
+    case "BeneficiaryNotFound":
+      return [404, "Beneficiary not found"]
+    // The provider: the spec's 500 with a descriptive message. An unknown outcome is not a failure
+    // of the operation: the client may retry safely (references are deduplicated).
+    case "ProviderUnknownOutcome":
+      return [500, "The bank did not confirm the request in time. Please try again shortly; it will not be applied twice."]
+    case "ProviderRefused":
+      return [500, `The bank refused the request: ${e.reason}`, { providerCode: e.code }]
+    case "ProviderMisconfigured":
+      return [500, "The bank is unavailable right now. Please try again later."]
   }
 }
 
@@ -82,6 +160,16 @@ export const toHttpFailure = (apiObject: string) => (e: DomainError): HttpFailur
   return new HttpFailure({ status, apiObject, message, ...(error === undefined ? {} : { error }) })
 }
 
+/** Provider trouble is for operators to see too, not only the client. */
+const logProviderTrouble = (e: DomainError) =>
+  e._tag === "ProviderMisconfigured"
+    ? Effect.logError("core banking provider misconfigured").pipe(Effect.annotateLogs({ operation: e.operation, detail: e.detail }))
+    : e._tag === "ProviderUnknownOutcome"
+    ? Effect.logWarning("core banking outcome unknown").pipe(Effect.annotateLogs({ operation: e.operation, detail: e.detail }))
+    : e._tag === "ProviderRefused"
+    ? Effect.logWarning("core banking refused").pipe(Effect.annotateLogs({ operation: e.operation, code: e.code }))
+    : Effect.void
+
 /** Pipe a use case through this to turn its domain failures into envelopes of `apiObject`. */
 export const mapDomainErrors = (apiObject: string) => <A, R>(effect: Effect.Effect<A, DomainError, R>) =>
-  Effect.mapError(effect, toHttpFailure(apiObject))
+  effect.pipe(Effect.tapError(logProviderTrouble), Effect.mapError(toHttpFailure(apiObject)))

@@ -8,13 +8,29 @@ import { AppConfig } from "@app/adapters"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { Api } from "./Api.js"
+import { CoreBankingLive } from "./CoreBankingLive.js"
 import { ErrorEnvelopeMiddleware, rejectOversizedBodies } from "./ErrorMiddleware.js"
 import { AuthenticationLive } from "./handlers/Authentication.js"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
 import { CustomerHandlers } from "./handlers/CustomerHandlers.js"
+import {
+  BankHandlers,
+  BeneficiaryHandlers,
+  DepositHandlers,
+  KycHandlers,
+  WebhookHandlers
+} from "./handlers/BankingHandlers.js"
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([AuthHandlers, CustomerHandlers]),
+  Layer.provide([
+    AuthHandlers,
+    CustomerHandlers,
+    KycHandlers,
+    DepositHandlers,
+    BankHandlers,
+    BeneficiaryHandlers,
+    WebhookHandlers
+  ]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -32,7 +48,9 @@ export const HttpAppLive = Layer.unwrapEffect(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })),
   Layer.provide(ErrorEnvelopeMiddleware),
-  Layer.provide(ApiLive)
+  Layer.provide(ApiLive),
+  // the provider (or the in-process sandbox) needs the HttpServer's address for its webhook
+  Layer.provide(CoreBankingLive)
 )
 
 /** Listens on PORT. */

@@ -1,0 +1,60 @@
+/**
+ * Which core banking provider serves this process, chosen once at start-up:
+ * - CORE_BANKING_URL set: the HTTP adapter talks to that provider (a real one, or a sandbox started
+ *   on its own with `npm run sandbox`);
+ * - unset: the sandbox bank runs in-process on a loopback port, over the service's own database, and
+ *   the same HTTP adapter talks to it, so the adapter is exercised exactly as in production. Its
+ *   inbound-deposit notifications go to this process's webhook, at whatever address the API
+ *   server listens on.
+ * Both come with the domain's caches (balance 5 s, bank list 24 h).
+ */
+import { HttpServer } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import { AppConfig } from "@app/adapters"
+import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
+import { Banking } from "@app/domain"
+import { SandboxServer, sandboxServerLayer } from "@app/sandbox"
+import { Effect, Layer, Option, Redacted } from "effect"
+
+export const WEBHOOK_PATH = "/api/v1/webhooks/core-banking"
+
+const embeddedSandbox = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const address = yield* HttpServer.addressWith(Effect.succeed)
+    const apiPort = address._tag === "TcpAddress" ? address.port : config.port
+    return sandboxServerLayer({
+      port: 0,
+      token: Redacted.value(config.coreBankingToken),
+      latencyMs: config.sandboxLatencyMs,
+      slowTransferDelayMs: config.coreBankingTimeoutMs + 1_000,
+      webhook: Option.some({
+        url: `http://127.0.0.1:${apiPort}${WEBHOOK_PATH}`,
+        header: config.webhookHeader,
+        secret: Redacted.value(config.webhookSecret)
+      })
+    })
+  })
+)
+
+const adapterFor = (baseUrl: string) =>
+  Effect.map(AppConfig, (config) =>
+    HttpCoreBanking.layer({
+      baseUrl,
+      token: config.coreBankingToken,
+      timeoutMs: config.coreBankingTimeoutMs
+    }).pipe(Layer.provide(NodeHttpClient.layerUndici)))
+
+export const CoreBankingLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Option.match(config.coreBankingUrl, {
+      onSome: (url) => Layer.unwrapEffect(adapterFor(url)),
+      onNone: () =>
+        Layer.unwrapEffect(Effect.flatMap(SandboxServer, (sandbox) =>
+          Effect.logInfo(`sandbox bank listening on ${sandbox.baseUrl} (POST /sandbox/deposits to fund an account)`).pipe(
+            Effect.zipRight(adapterFor(sandbox.baseUrl))
+          ))).pipe(
+          Layer.provide(embeddedSandbox)
+        )
+    }))
+).pipe((provider) => Banking.BankingCachesLive.pipe(Layer.provideMerge(provider)))

@@ -1,0 +1,12 @@
+import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { Context, Schema } from "effect"
+import { Failures } from "./Envelope.js"
+import type { AccountWithCustomer } from "@app/domain"
+/** The signed-in customer of a bearer-authenticated request. */
+export class CurrentAccount extends Context.Tag("http/CurrentAccount")<CurrentAccount, AccountWithCustomer>() {}
+
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("http/Authentication", {
+  failure: Schema.Union(Failures[401], Failures[403]),
+  provides: CurrentAccount,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
