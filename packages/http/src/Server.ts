@@ -34,8 +34,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(AuthenticationLive)
 )
 
-/** Routes + middleware, served on whatever HttpServer is provided (real or test). */
-export const HttpAppLive = Layer.unwrapEffect(
+/** Routes + middleware, served on whatever HttpServer is provided, given a core banking provider. */
+export const HttpAppWithoutProvider = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     HttpApiBuilder.serve((app) =>
       HttpMiddleware.logger(
@@ -48,10 +48,14 @@ export const HttpAppLive = Layer.unwrapEffect(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })),
   Layer.provide(ErrorEnvelopeMiddleware),
-  Layer.provide(ApiLive),
-  // the provider (or the in-process sandbox) needs the HttpServer's address for its webhook
-  Layer.provide(CoreBankingLive)
+  Layer.provide(ApiLive)
 )
+
+/**
+ * Routes + middleware + the configured provider, served on whatever HttpServer is provided (real or
+ * test). The provider (or the in-process sandbox) needs that server's address for its webhook.
+ */
+export const HttpAppLive = HttpAppWithoutProvider.pipe(Layer.provide(CoreBankingLive))
 
 /** Listens on PORT. */
 export const HttpServerLive = Layer.unwrapEffect(

@@ -13,11 +13,14 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { HttpAppLive } from "../../src/Server.js"
+import { CoreBankingLive } from "../../src/CoreBankingLive.js"
+import { HttpAppWithoutProvider } from "../../src/Server.js"
 
 export const outboxFile = path.join(os.tmpdir(), `outbox-${randomUUID()}.jsonl`)
 
-export const TestServer = HttpAppLive.pipe(
+/** Exposes CoreBanking and TestFunding (the sandbox, through the real HTTP adapter) to tests. */
+export const TestServer = HttpAppWithoutProvider.pipe(
+  Layer.provideMerge(CoreBankingLive),
   Layer.provideMerge(NodeHttpServer.layerTest),
   Layer.provideMerge(adaptersLayer(TestSqlLayer)),
   Layer.provideMerge(AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024 })),
