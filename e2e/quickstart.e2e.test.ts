@@ -13,6 +13,8 @@ const dataDir = tempDir()
 const database = await freshDatabaseEnv()
 const databaseEnv = database.env
 const env = { DATA_DIR: dataDir, ...databaseEnv }
+/** the sandbox's development token, as the README documents it */
+const SANDBOX_TOKEN = "development-core-banking-token-not-for-production"
 const email = `ada.${Date.now()}@example.com`
 const phone = `0803${String(Date.now()).slice(-7)}`
 let service: Service | undefined
@@ -68,11 +70,55 @@ describe("quick start against the real process", () => {
     expect(service.output()).not.toContain("correct horse")
   })
 
+  it("BVN → bank account → a deposit at the sandbox bank arrives by webhook alone", async () => {
+    const base = service!.baseUrl
+    const login = await api(base, "POST", "/api/v1/auth/login", { email, password: "correct horse" })
+    const token = login.body.result.accessToken
+    const bvn = await api(base, "POST", "/api/v1/auth/verify-bvn", {
+      bvn: "22222222222",
+      firstName: "Ada",
+      lastName: "Obi",
+      phone: "08030000000",
+      address: "1 Marina, Lagos",
+      gender: "female",
+      dateOfBirth: "1990-01-01"
+    }, token)
+    expect(bvn.status).toBe(200)
+    const opened = await api(base, "POST", "/api/v1/customers/create-account", undefined, token)
+    expect(opened.status).toBe(201)
+    const accountNumber: string = opened.body.result.accountNumber
+
+    // the sandbox announces where it listens; fund the account there, as an inbound transfer would
+    const sandboxUrl = /sandbox bank listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(service!.output())?.[1]
+    expect(sandboxUrl).toBeDefined()
+    const deposit = await fetch(`${sandboxUrl}/sandbox/deposits`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${SANDBOX_TOKEN}` },
+      body: JSON.stringify({ accountNumber, amountKobo: 1_234_500 })
+    })
+    expect(((await deposit.json()) as { responseCode: string }).responseCode).toBe("00")
+
+    // no sync call: the webhook alone records it
+    let rows: Array<any> = []
+    for (let i = 0; i < 50 && rows.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      const me = await api(base, "GET", "/api/v1/customers/me", undefined, token)
+      if (me.body.result.pndActive === false) rows = [me.body.result]
+    }
+    expect(rows[0]).toMatchObject({ coreAccountNumber: accountNumber, pndActive: false, balanceKobo: 1_234_500 })
+    const history = await api(base, "GET", "/api/v1/customers/transactions", undefined, token)
+    expect(history.body.result).toEqual([expect.objectContaining({ type: "credit", amountKobo: "1234500", channel: "nip_inbound" })])
+    expect(service!.output()).not.toContain("22222222222") // the BVN is never logged
+  })
+
   it("stops cleanly on SIGTERM, and a restart keeps the data", async () => {
     expect(await service!.stop("SIGTERM")).toBe(0)
     service = await startService(env)
     const login = await api(service.baseUrl, "POST", "/api/v1/auth/login", { email, password: "correct horse" })
     expect(login.status).toBe(200)
+    // the sandbox's money survived the restart too (its tables live in the same database)
+    const balance = await api(service.baseUrl, "GET", "/api/v1/customers/balance", undefined, login.body.result.accessToken)
+    expect(balance.body.result).toEqual({ balanceKobo: 1_234_500 })
     expect(await service.stop("SIGINT")).toBe(0)
     service = undefined
   })
