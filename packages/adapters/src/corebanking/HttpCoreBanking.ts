@@ -23,7 +23,10 @@
  *   any other code                      → ProviderRefused { operation, code, reason: responseMessage }
  * A transient failure is retried (exponential backoff from `retryBaseDelayMs`, jittered, capped at
  * 2 s, `maxAttempts` attempts in all) only where repeating is safe; when attempts run out, or the
- * call is not retried, it becomes ProviderUnknownOutcome. A definite answer is never retried.
+ * call is not retried, it becomes ProviderUnknownOutcome. A definite answer is never retried, and
+ * neither is a TIMEOUT: CORE_BANKING_TIMEOUT_MS is how long the service waits for one provider call
+ * before the outcome is unknown (operations.md), so a slow provider costs one timeout, not
+ * `maxAttempts` of them; the caller learns the outcome later by requery with the same reference.
  *
  * | operation              | route                                          | retried | why                                             |
  * |------------------------|------------------------------------------------|---------|-------------------------------------------------|
@@ -125,7 +128,7 @@ const BAD_REQUEST = Wire.Codes.badRequest
 const LIEN_REASON = "kobo-plans commitment"
 
 /** A failure of one attempt that may be retried when the call is safe to repeat. */
-class Transient extends Data.TaggedError("Transient")<{ readonly detail: string }> {}
+class Transient extends Data.TaggedError("Transient")<{ readonly detail: string; readonly timedOut?: boolean }> {}
 
 type AttemptError = CoreBankingError | Transient
 
@@ -308,7 +311,7 @@ export const makeHttpCoreBanking = (
         }),
         Effect.timeoutFail({
           duration: Duration.millis(timeoutMs),
-          onTimeout: () => new Transient({ detail: `no answer within ${timeoutMs} ms` })
+          onTimeout: () => new Transient({ detail: `no answer within ${timeoutMs} ms`, timedOut: true })
         })
       )
 
@@ -364,7 +367,7 @@ export const makeHttpCoreBanking = (
               Effect.logWarning("core banking attempt failed").pipe(
                 Effect.annotateLogs({
                   detail: error.detail,
-                  willRetry: call.retry && attempt < maxAttempts
+                  willRetry: call.retry && error.timedOut !== true && attempt < maxAttempts
                 })
               )),
             semaphore.withPermits(1),
@@ -372,7 +375,7 @@ export const makeHttpCoreBanking = (
           )
         })
         const attempted = call.retry && maxAttempts > 1
-          ? Effect.retry(once, { schedule: backoff, while: (error) => error._tag === "Transient" })
+          ? Effect.retry(once, { schedule: backoff, while: (error) => error._tag === "Transient" && error.timedOut !== true })
           : once
         return yield* attempted.pipe(
           Effect.catchTag("Transient", (error) =>
