@@ -329,6 +329,41 @@ export const syncDeposits = (accountId: string) =>
     Effect.withSpan("Banking.syncDeposits", { attributes: { accountId } })
   )
 
+/**
+ * Reconciliation of deposits: syncs every customer that has a bank account, so a deposit whose
+ * webhook was lost is still recorded (once: recording is idempotent per posting). Customers are
+ * read in keyset-paged batches and synced with bounded concurrency; one customer's provider
+ * failure is counted and logged, and does not stop the others.
+ */
+export const reconcileDeposits = (options: { readonly batchSize?: number; readonly concurrency?: number } = {}) =>
+  Effect.gen(function*() {
+    const batchSize = options.batchSize ?? 100
+    const repo = yield* AccountRepo
+    const totals = { customers: 0, newDeposits: 0, failures: 0 }
+    let after: string | null = null
+    for (;;) {
+      const batch: ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string }> = yield* repo
+        .listWithBankAccount(after, batchSize)
+      if (batch.length === 0) break
+      const results = yield* Effect.forEach(batch, (a) => Effect.either(syncDeposits(a.accountId)), {
+        concurrency: options.concurrency ?? 4
+      })
+      for (const result of results) {
+        totals.customers++
+        if (result._tag === "Right") totals.newDeposits += result.right.newDeposits
+        else {
+          totals.failures++
+          yield* Effect.logWarning("deposit reconciliation failed for a customer").pipe(
+            Effect.annotateLogs({ reason: result.left._tag })
+          )
+        }
+      }
+      after = batch[batch.length - 1]!.accountId
+      if (batch.length < batchSize) break
+    }
+    return totals
+  }).pipe(Effect.withSpan("Banking.reconcileDeposits"))
+
 /** For the provider's webhook: the customer is known only by account number. */
 export const depositsForAccountNumber = (accountNumber: string) =>
   Effect.gen(function*() {

@@ -119,6 +119,11 @@ export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, 
     now: Date
   ) => Effect.Effect<boolean>
   readonly findByCoreAccountNumber: (accountNumber: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  /** Accounts that have a bank account, ordered by account id, after `afterAccountId` (keyset paging). */
+  readonly listWithBankAccount: (
+    afterAccountId: string | null,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string }>>
   /** Sets firstDepositAt to `at`, only when it is still null; true when this call set it. */
   readonly markFirstDeposit: (accountId: string, at: Date, now: Date) => Effect.Effect<boolean>
 }>() {}

@@ -189,3 +189,30 @@ describe("Banking.transactions / transaction", () => {
       expect(rows[0]).toMatchObject({ direction: "credit", channel: "nip_inbound", amountKobo: 4_200n })
     })))
 })
+
+describe("Banking.reconcileDeposits", () => {
+  it.effect("records deposits whose webhook never came, once, across batches; a failing customer does not stop the rest", () =>
+    inMemory(Effect.gen(function*() {
+      const ada = yield* bankedAda
+      const bola = yield* bankedBola
+      yield* inbound(ada.accountNumber, 100_000n)
+      yield* inbound(bola.accountNumber, 250_000n)
+      // batch size 1: two pages; Bola's history call fails once
+      yield* FakeBank.failNext("history", FakeBank.unknown("history"))
+      const first = yield* Banking.reconcileDeposits({ batchSize: 1 })
+      expect(first).toEqual({ customers: 2, newDeposits: 1, failures: 1 })
+      const second = yield* Banking.reconcileDeposits({ batchSize: 1 })
+      expect(second).toEqual({ customers: 2, newDeposits: 1, failures: 0 })
+      const third = yield* Banking.reconcileDeposits()
+      expect(third).toEqual({ customers: 2, newDeposits: 0, failures: 0 })
+      const deposits = (yield* Store.transactions).filter((t) => t.purpose === "deposit")
+      expect(deposits.map((t) => t.amountKobo).sort()).toEqual([100_000n, 250_000n])
+    })))
+
+  it.effect("customers without a bank account are not asked for", () =>
+    inMemory(Effect.gen(function*() {
+      yield* bvnVerifiedAda
+      expect(yield* Banking.reconcileDeposits()).toEqual({ customers: 0, newDeposits: 0, failures: 0 })
+      expect(yield* FakeBank.calls("history")).toBe(0)
+    })))
+})

@@ -8,7 +8,7 @@ import { AppConfig } from "@app/adapters"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { Api } from "./Api.js"
-import { CoreBankingLive } from "./CoreBankingLive.js"
+import { CoreBankingLive } from "@app/sandbox"
 import { ErrorEnvelopeMiddleware, rejectOversizedBodies } from "./ErrorMiddleware.js"
 import { AuthenticationLive } from "./handlers/Authentication.js"
 import { AuthHandlers } from "./handlers/AuthHandlers.js"
@@ -57,7 +57,10 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
  */
 export const HttpAppLive = HttpAppWithoutProvider.pipe(Layer.provide(CoreBankingLive))
 
-/** Listens on PORT. */
-export const HttpServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => HttpAppLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: config.port }))))
+/** Node's HTTP server on PORT. */
+export const NodeServerLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port }))
 )
+
+/** The API listening on PORT, with its own provider. */
+export const HttpServerLive = HttpAppLive.pipe(Layer.provide(NodeServerLive))

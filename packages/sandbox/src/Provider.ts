@@ -4,8 +4,8 @@
  *   on its own with `npm run sandbox`);
  * - unset: the sandbox bank runs in-process on a loopback port, over the service's own database, and
  *   the same HTTP adapter talks to it, so the adapter is exercised exactly as in production. Its
- *   inbound-deposit notifications go to this process's webhook, at whatever address the API
- *   server listens on.
+ *   inbound-deposit notifications go to the webhook of this process's API server when there is one
+ *   (at whatever address it listens on), otherwise to PORT on the loopback.
  * Both come with the domain's caches (balance 5 s, bank list 24 h).
  */
 import { HttpServer } from "@effect/platform"
@@ -13,7 +13,7 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { AppConfig } from "@app/adapters"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
 import { Banking } from "@app/domain"
-import { SandboxServer, sandboxServerLayer } from "@app/sandbox"
+import { SandboxServer, sandboxServerLayer } from "./Server.js"
 import { Effect, Layer, Option, Redacted } from "effect"
 
 export const WEBHOOK_PATH = "/api/v1/webhooks/core-banking"
@@ -21,8 +21,11 @@ export const WEBHOOK_PATH = "/api/v1/webhooks/core-banking"
 const embeddedSandbox = Layer.unwrapEffect(
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const address = yield* HttpServer.addressWith(Effect.succeed)
-    const apiPort = address._tag === "TcpAddress" ? address.port : config.port
+    const server = yield* Effect.serviceOption(HttpServer.HttpServer)
+    const apiPort = Option.match(server, {
+      onNone: () => config.port,
+      onSome: (s) => (s.address._tag === "TcpAddress" ? s.address.port : config.port)
+    })
     return sandboxServerLayer({
       port: 0,
       token: Redacted.value(config.coreBankingToken),

@@ -22,3 +22,4 @@ export {
   SANDBOX_BANK,
   type SandboxBankEntry
 } from "./TestData.js"
+export * from "./Provider.js"

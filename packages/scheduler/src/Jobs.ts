@@ -5,7 +5,7 @@
  * logged and the job keeps its schedule; stopping the layer stops every timer and interrupts the
  * runs in progress (safe: money-moving jobs journal every step and resume from the journal).
  */
-import { Housekeeping } from "@app/domain"
+import { Banking, Housekeeping } from "@app/domain"
 import { Cron } from "croner"
 import { Cause, Effect, FiberSet, Layer } from "effect"
 
@@ -18,11 +18,13 @@ export interface JobSpec<R> {
   readonly runOnStart?: boolean
 }
 
-export const scheduleJobs = <R>(jobs: ReadonlyArray<JobSpec<R>>) =>
+export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
+  jobs: Jobs
+): Layer.Layer<never, never, Effect.Effect.Context<Jobs[number]["run"]>> =>
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const running = yield* FiberSet.make()
-      const runFork = yield* FiberSet.runtime(running)<R>()
+      const runFork = yield* FiberSet.runtime(running)<Effect.Effect.Context<Jobs[number]["run"]>>()
       for (const job of jobs) {
         const once = job.run.pipe(
           Effect.timed,
@@ -52,7 +54,9 @@ export const scheduleJobs = <R>(jobs: ReadonlyArray<JobSpec<R>>) =>
     })
   )
 
-/** Every job of the service. Later issues add due payouts, reconciliation and saga recovery. */
+/** Every job of the service. Later issues add due payouts, transfer reconciliation and saga recovery. */
 export const SchedulerLive = scheduleJobs([
-  { name: "purge-expired-secrets", schedule: "17 3 * * *", run: Housekeeping.purgeExpiredSecrets, runOnStart: true }
+  { name: "purge-expired-secrets", schedule: "17 3 * * *", run: Housekeeping.purgeExpiredSecrets, runOnStart: true },
+  // deposits whose webhook was lost are recorded within 5 minutes (recording is idempotent)
+  { name: "reconcile-deposits", schedule: "*/5 * * * *", run: Banking.reconcileDeposits() }
 ])

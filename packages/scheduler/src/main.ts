@@ -1,7 +1,10 @@
 /** `npm run start:scheduler`: the scheduled jobs alone, against the configured database. */
 import { AdaptersLive, AppConfigLive } from "@app/adapters"
 import { runService } from "@app/adapters/Runner"
+import { CoreBankingLive } from "@app/sandbox"
 import { Layer } from "effect"
 import { SchedulerLive } from "./Jobs.js"
 
-runService(SchedulerLive.pipe(Layer.provide(AdaptersLive), Layer.provide(AppConfigLive)))
+runService(
+  SchedulerLive.pipe(Layer.provide(CoreBankingLive), Layer.provide(AdaptersLive), Layer.provide(AppConfigLive))
+)

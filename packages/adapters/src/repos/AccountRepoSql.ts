@@ -164,6 +164,14 @@ export const AccountRepoSql = Layer.effect(
           WHERE account_id = ${accountId} AND core_account_number IS NULL
           RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb),
       findByCoreAccountNumber: (accountNumber) => selectJoined(sql`c.core_account_number = ${accountNumber}`),
+      listWithBankAccount: (afterAccountId, limit) =>
+        sql<{ accountId: string; accountNumber: string }>`
+          SELECT account_id, core_account_number AS account_number FROM customers
+          WHERE core_account_number IS NOT NULL
+            AND customer_status <> 'deleted'
+            ${afterAccountId === null ? sql`` : sql`AND account_id > ${afterAccountId}`}
+          ORDER BY account_id
+          LIMIT ${limit}`.pipe(orDieDb),
       markFirstDeposit: (accountId, at, now) =>
         sql`
           UPDATE customers SET first_deposit_at = ${at}, updated_at = ${now}

@@ -371,6 +371,14 @@ export const AccountRepoLive = Layer.effect(
           })]
         }),
       findByCoreAccountNumber: (accountNumber) => find((a) => a.customer.coreAccountNumber === accountNumber),
+      listWithBankAccount: (afterAccountId, limit) =>
+        Effect.map(Ref.get(ref), (st) =>
+          [...st.accounts.values()]
+            .filter((a) => a.customer.coreAccountNumber !== null && a.customer.customerStatus !== "deleted")
+            .filter((a) => afterAccountId === null || a.account.id > afterAccountId)
+            .sort((a, b) => (a.account.id < b.account.id ? -1 : 1))
+            .slice(0, limit)
+            .map((a) => ({ accountId: a.account.id, accountNumber: a.customer.coreAccountNumber! }))),
       markFirstDeposit: (accountId, at, now) =>
         Ref.modify(ref, (st): [boolean, State] => {
           const found = st.accounts.get(accountId)

@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { CoreBankingLive } from "../../src/CoreBankingLive.js"
+import { CoreBankingLive } from "@app/sandbox"
 import { HttpAppWithoutProvider } from "../../src/Server.js"
 
 export const outboxFile = path.join(os.tmpdir(), `outbox-${randomUUID()}.jsonl`)
