@@ -19,8 +19,15 @@ const positiveKobo = <I>(from: Schema.Schema<bigint, I>, field: string) =>
     Schema.greaterThanBigInt(0n, msg(`${field} must be greater than 0`)),
     Schema.lessThanOrEqualToBigInt(1_000_000_000_000n, msg(`${field} is too large`))
   )
-/** in a query string: "5000" */
-const KoboInput = (field: string) => positiveKobo(Schema.BigInt, field)
+/** in a query string: "5000" (plain decimal digits only: BigInt() would also read 0x10, 0b11, 1e3…) */
+const KoboInput = (field: string) =>
+  positiveKobo(
+    Schema.compose(
+      Schema.String.pipe(Schema.pattern(/^[0-9]{1,16}$/, msg(`${field} must be a whole number of kobo`))),
+      Schema.BigInt
+    ),
+    field
+  )
 /** in a JSON body: 5000 (an integer; 50.5 or "5000" are refused) */
 const KoboBody = (field: string) => positiveKobo(Schema.BigIntFromNumber, field)
 
@@ -93,13 +100,14 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
   )
   .add(
     HttpApiEndpoint.post("testDeposit", "/deposit/test")
-      .setPayload(Body({
+      // the whole body is optional: no body means the default amount
+      .setPayload(Schema.NullOr(Body({
         amountKobo: Schema.optional(
           KoboBody("amountKobo").pipe(
             Schema.filter((k) => k <= TEST_DEPOSIT_MAX_KOBO || `amountKobo must be at most ${TEST_DEPOSIT_MAX_KOBO}`)
           )
         )
-      }))
+      })))
       .addSuccess(success("Transaction", BalanceView, { message: "Test deposit credited." }))
   )
   .add(

@@ -37,7 +37,8 @@ const decodeFailure = (apiObject: string, error: HttpApiError.HttpApiDecodeError
   const formErrors: Array<string> = []
   for (const issue of error.issues) {
     const message = issue._tag === "Missing" ? "Required" : issue.message
-    if (issue.path.length === 0) formErrors.push(message)
+    // "Expected { readonly email: … }, actual null" describes our schema, not the client's mistake
+    if (issue.path.length === 0) formErrors.push(message.startsWith("Expected ") ? "The request body must be a JSON object" : message)
     else (fieldErrors[issue.path.map(String).join(".")] ??= []).push(message)
   }
   return validationFailure(apiObject, fieldErrors, formErrors)

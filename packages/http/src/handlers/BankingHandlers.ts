@@ -46,7 +46,7 @@ export const DepositHandlers = HttpApiBuilder.group(Api, "deposits", (handlers) 
           })
         }
         const accountId = yield* signedIn
-        const result = yield* Banking.testDeposit(accountId, payload.amountKobo ?? TEST_DEPOSIT_DEFAULT_KOBO).pipe(
+        const result = yield* Banking.testDeposit(accountId, payload?.amountKobo ?? TEST_DEPOSIT_DEFAULT_KOBO).pipe(
           mapDomainErrors("Transaction")
         )
         return balanceView(result.balanceKobo)
