@@ -1,7 +1,7 @@
 /**
  * Registration, one-time-code verification, sign-in, token rotation and password management.
  */
-import { Clock, Duration, Effect, Option, Redacted } from "effect"
+import { Duration, Effect, Option, Redacted } from "effect"
 import {
   AccountNotFound,
   AccountSuspended,
@@ -27,9 +27,9 @@ import {
   PasswordHasher,
   RefreshTokenRepo,
   SecretHasher,
-  SecureRandom,
-  UnitOfWork
+  SecureRandom
 } from "./Ports.js"
+import { atomically, now, requireAccount } from "./UseCase.js"
 
 export const TokenPolicy = {
   accessTokenTtl: Duration.minutes(15),
@@ -41,15 +41,6 @@ export const TokenPolicy = {
 export const REFERRAL_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 export const REFERRAL_CODE_LENGTH = 8
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
-const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.flatMap(UnitOfWork, (uow) => uow.atomically(effect))
-
-const requireAccount = (accountId: string) =>
-  Effect.flatMap(AccountRepo, (repo) => repo.findById(accountId)).pipe(
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new AccountNotFound()), onSome: Effect.succeed }))
-  )
 
 // ---------------------------------------------------------------------------------------------
 // Registration

@@ -23,7 +23,7 @@
  *   list is cached for 24 hours (`BankListCache`). Failures are never cached. Both caches read time
  *   from the Effect `Clock`.
  */
-import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { Cache, Context, Duration, Effect, Exit, Layer, Option, Redacted } from "effect"
 import {
   type AccountSnapshot,
   type Bank,
@@ -34,7 +34,6 @@ import {
   TestFunding
 } from "./CoreBanking.js"
 import {
-  AccountNotFound,
   BankAccountExists,
   BvnAlreadyVerified,
   BvnDateOfBirthMismatch,
@@ -50,17 +49,9 @@ import {
 } from "./Errors.js"
 import type { AccountWithCustomer, Customer, Gender, PageRequest } from "./Models.js"
 import type { Kobo } from "./Money.js"
-import { AccountRepo, Ids, SecretHasher, TransactionRepo, UnitOfWork } from "./Ports.js"
+import { AccountRepo, Ids, SecretHasher, TransactionRepo } from "./Ports.js"
+import { atomically, now, requireAccount } from "./UseCase.js"
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
-const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.flatMap(UnitOfWork, (uow) => uow.atomically(effect))
-
-const requireAccount = (accountId: string) =>
-  Effect.flatMap(AccountRepo, (repo) => repo.findById(accountId)).pipe(
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new AccountNotFound()), onSome: Effect.succeed }))
-  )
 
 /** The account with its customer and the customer's provider account number; NoBankAccount without one. */
 const requireBankAccount = (accountId: string) =>

@@ -3,7 +3,7 @@
  * identities that pass BVN verification, customers with a bank account, the webhook call with its
  * shared header, polling, and read-only database queries that show what the service recorded.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClientRequest } from "@effect/platform"
 import { DevelopmentSecrets } from "@app/adapters"
 import { TestFunding } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -11,7 +11,7 @@ import { expect } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { randomInt } from "node:crypto"
 import { api, checkInvariants, expectSuccess, post, uniquePhone, verifiedAccount } from "./Fixtures.js"
-import { lastCode, type Reply } from "./TestServer.js"
+import { lastCode, send } from "./TestServer.js"
 
 // ---------------------------------------------------------------------------------------------
 // Identities
@@ -73,20 +73,12 @@ export const callWithHeaders = (
   headers: Record<string, string>,
   body?: unknown
 ) =>
-  Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    let request = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.setHeaders(headers))
-    if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body)
-    const response = yield* client.execute(request)
-    const text = yield* response.text
-    let parsed: unknown = undefined
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
-    return checkInvariants({ status: response.status, headers: response.headers, body: parsed, text } as Reply)
-  }).pipe(Effect.scoped, Effect.orDie)
+  send(
+    HttpClientRequest.make(method)(url).pipe(
+      HttpClientRequest.setHeaders(headers),
+      body === undefined ? (r) => r : HttpClientRequest.bodyUnsafeJson(body)
+    )
+  ).pipe(Effect.map(checkInvariants))
 
 export const WEBHOOK = "/api/v1/webhooks/core-banking"
 export const WEBHOOK_HEADER = "x-webhook-secret"

@@ -36,7 +36,8 @@ export interface Reply {
   readonly text: string
 }
 
-const send = (request: HttpClientRequest.HttpClientRequest) =>
+/** Sends a request to the test server; a reply whose body is not JSON has `body` undefined. */
+export const send = (request: HttpClientRequest.HttpClientRequest) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(request)
