@@ -161,3 +161,62 @@ export interface Page<A> {
   /** rows across all pages */
   readonly total: number
 }
+
+/**
+ * A money movement out of the customer's account (manual transfer, payout, Borrow, Extra Cash,
+ * closing): one Transaction row carrying its saga journal (see TransferSaga.ts).
+ */
+export class Transfer extends Schema.Class<Transfer>("Transfer")({
+  id: Schema.String,
+  customerId: Schema.String,
+  /** the customer's account at the provider, debited */
+  sourceAccountNumber: Schema.String,
+  planId: Schema.NullOr(Schema.String),
+  purpose: TransactionPurpose,
+  amountKobo: Schema.BigIntFromSelf,
+  /** NIP fee + VAT, debited with the amount; the recipient gets the full amount */
+  feeKobo: Schema.BigIntFromSelf,
+  destinationAccountNumber: Schema.String,
+  destinationBankCode: Schema.String,
+  destinationBankName: Schema.String,
+  destinationAccountName: Schema.String,
+  nameEnquirySessionId: Schema.String,
+  narration: Schema.String,
+  idempotencyKey: Schema.String,
+  /** a digest of the request, to tell a retry (same body) from a conflicting reuse of the key */
+  requestHash: Schema.String,
+  status: TransactionStatus,
+  failureReason: Schema.NullOr(Schema.String),
+  // the journal
+  pndLifted: Schema.Boolean,
+  lienPlaced: Schema.Boolean,
+  debitState: Schema.Literal("none", "attempted", "applied", "refused"),
+  transferState: Schema.Literal("none", "attempted", "successful", "pending", "failed"),
+  reversalState: Schema.Literal("none", "attempted", "applied"),
+  restored: Schema.Boolean,
+  retryCount: Schema.Number,
+  /** when reconciliation should requery a pending transfer next */
+  nextAttemptAt: Schema.NullOr(Schema.DateFromSelf),
+  /** a process driving this saga holds it until then; an expired lease means the driver died */
+  leaseUntil: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+}) {}
+
+/** The journal fields a saga step may write. */
+export type TransferPatch = Partial<
+  Pick<
+    Transfer,
+    | "status"
+    | "failureReason"
+    | "pndLifted"
+    | "lienPlaced"
+    | "debitState"
+    | "transferState"
+    | "reversalState"
+    | "restored"
+    | "retryCount"
+    | "nextAttemptAt"
+    | "leaseUntil"
+  >
+>

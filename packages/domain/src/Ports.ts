@@ -4,6 +4,8 @@
  */
 import { Context, Data, type Effect, type Option, type Redacted } from "effect"
 import type {
+  Transfer,
+  TransferPatch,
   Account,
   AccountWithCustomer,
   Beneficiary,
@@ -241,3 +243,26 @@ export class RefreshTokenRepo extends Context.Tag("domain/RefreshTokenRepo")<Ref
 export class UniqueViolation extends Data.TaggedError("UniqueViolation")<{
   readonly field: "email" | "phone" | "referralCode" | "bvnHash"
 }> {}
+
+/** Another money movement of this customer is still in flight (one at a time per customer). */
+export class MovementInFlight extends Data.TaggedError("MovementInFlight")<{}> {}
+
+export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRepo, {
+  /**
+   * Inserts a new movement, or returns the one already stored under the same customer and
+   * idempotency key (`existing`), whatever its state. Fails with MovementInFlight when another
+   * movement of the customer is pending and its account not yet restored (a database constraint,
+   * so it holds across processes).
+   */
+  readonly create: (transfer: Transfer) => Effect.Effect<{ readonly created: boolean; readonly transfer: Transfer }, MovementInFlight>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Transfer>>
+  /** Writes journal fields (and updated_at = now); returns the updated record. */
+  readonly update: (id: string, patch: TransferPatch, now: Date) => Effect.Effect<Transfer>
+  /**
+   * Claims up to `limit` movements that need driving and that no live process holds: sagas whose
+   * account is not restored and whose lease expired (their driver died), and pending transfers whose
+   * requery is due (`nextAttemptAt <= now`). Sets their lease to `leaseUntil`. Safe across processes
+   * (FOR UPDATE SKIP LOCKED).
+   */
+  readonly claimDue: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<Transfer>>
+}>() {}
