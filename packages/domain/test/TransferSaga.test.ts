@@ -164,7 +164,8 @@ const simulate = (outcomes: ReadonlyArray<Outcome>, transferFinal: "successful" 
         break
       case "RequeryDebit":
         if (outcome !== "unknown_applied" && outcome !== "unknown_not_applied") {
-          j = bank.applied.has("debit") ? { ...j, debit: "applied" } : { ...j, debit: "refused", failureReason: "not applied" }
+          // not applied: the provider never saw it; resume by debiting again under the same reference
+          j = bank.applied.has("debit") ? { ...j, debit: "applied" } : { ...j, debit: "none" }
         }
         break
       case "Transfer":

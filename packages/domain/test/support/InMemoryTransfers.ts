@@ -1,0 +1,50 @@
+/**
+ * An in-memory TransferRepo with the documented semantics of the port: idempotent creation by
+ * (customer, key), one movement in flight per customer, leases and due work for claimDue.
+ */
+import { Context, Effect, Layer, Option, Ref } from "effect"
+import { type Transfer, Transfer as TransferClass } from "../../src/Models.js"
+import { MovementInFlight, TransferRepo } from "../../src/Ports.js"
+
+export class TransferStore extends Context.Tag("test/TransferStore")<TransferStore, Ref.Ref<ReadonlyMap<string, Transfer>>>() {
+  static readonly all = Effect.flatMap(TransferStore, (ref) => Effect.map(Ref.get(ref), (m) => [...m.values()]))
+}
+
+const inFlight = (t: Transfer) => t.status === "pending" && !t.restored
+
+const isDue = (t: Transfer, now: Date) =>
+  t.status === "pending" &&
+  (t.leaseUntil === null || t.leaseUntil.getTime() < now.getTime()) &&
+  (!t.restored || (t.transferState === "pending" && t.nextAttemptAt !== null && t.nextAttemptAt.getTime() <= now.getTime()))
+
+export const InMemoryTransferRepoLive = Layer.effect(
+  TransferRepo,
+  Effect.map(TransferStore, (ref) =>
+    TransferRepo.of({
+      create: (transfer) =>
+        Ref.modify(ref, (m): [Effect.Effect<{ created: boolean; transfer: Transfer }, MovementInFlight>, ReadonlyMap<string, Transfer>] => {
+          const all = [...m.values()]
+          const existing = all.find((t) => t.customerId === transfer.customerId && t.idempotencyKey === transfer.idempotencyKey)
+          if (existing !== undefined) return [Effect.succeed({ created: false, transfer: existing }), m]
+          if (all.some((t) => t.customerId === transfer.customerId && inFlight(t))) return [Effect.fail(new MovementInFlight()), m]
+          return [Effect.succeed({ created: true, transfer }), new Map(m).set(transfer.id, transfer)]
+        }).pipe(Effect.flatten),
+      findById: (id) => Effect.map(Ref.get(ref), (m) => Option.fromNullable(m.get(id))),
+      update: (id, patch, now) =>
+        Ref.modify(ref, (m): [Transfer, ReadonlyMap<string, Transfer>] => {
+          const updated = new TransferClass({ ...m.get(id)!, ...patch, updatedAt: now })
+          return [updated, new Map(m).set(id, updated)]
+        }),
+      claimDue: (now, leaseUntil, limit) =>
+        Ref.modify(ref, (m): [ReadonlyArray<Transfer>, ReadonlyMap<string, Transfer>] => {
+          const due = [...m.values()].filter((t) => isDue(t, now)).slice(0, limit).map((t) => new TransferClass({ ...t, leaseUntil }))
+          const next = new Map(m)
+          for (const t of due) next.set(t.id, t)
+          return [due, next]
+        })
+    }))
+)
+
+export const InMemoryTransfersLive = InMemoryTransferRepoLive.pipe(
+  Layer.provideMerge(Layer.effect(TransferStore, Ref.make<ReadonlyMap<string, Transfer>>(new Map())))
+)
