@@ -64,3 +64,24 @@ export class BeneficiaryAccountNotFound extends Data.TaggedError("BeneficiaryAcc
 export class BeneficiaryAlreadySaved extends Data.TaggedError("BeneficiaryAlreadySaved")<{}> {}
 /** No such beneficiary, or not this customer's (404). */
 export class BeneficiaryNotFound extends Data.TaggedError("BeneficiaryNotFound")<{}> {}
+
+// ---------------------------------------------------------------------------------------------
+// Money movement
+// ---------------------------------------------------------------------------------------------
+
+/** Withdrawals need a first confirmed deposit (the customer-facing PND). */
+export class WithdrawalsNotAllowed extends Data.TaggedError("WithdrawalsNotAllowed")<{}> {}
+/** The customer is not active (closed, or not yet provisioned). */
+export class AccountNotActive extends Data.TaggedError("AccountNotActive")<{ readonly customerStatus: string }> {}
+/** The wallet cannot cover the amount plus its fee. */
+export class InsufficientBalance extends Data.TaggedError("InsufficientBalance")<{
+  readonly requiredKobo: bigint
+  readonly availableKobo: bigint
+}> {}
+/** The idempotency key was used before with a different request (409). */
+export class IdempotencyConflict extends Data.TaggedError("IdempotencyConflict")<{}> {}
+/** The movement ended failed (its debit, if any, reversed). */
+export class TransferFailed extends Data.TaggedError("TransferFailed")<{
+  readonly transactionId: string
+  readonly reason: string
+}> {}

@@ -163,6 +163,11 @@ export class TransactionRepo extends Context.Tag("domain/TransactionRepo")<Trans
   readonly findById: (id: string) => Effect.Effect<Option.Option<Transaction>>
   /** Newest first (createdAt, then id, descending). */
   readonly listForCustomer: (customerId: string, page: PageRequest) => Effect.Effect<Page<Transaction>>
+  /**
+   * Every row of the customer (any type and status) created in [from, until): `from` inclusive,
+   * `until` exclusive; oldest first (createdAt, then id, ascending).
+   */
+  readonly listForCustomerBetween: (customerId: string, from: Date, until: Date) => Effect.Effect<ReadonlyArray<Transaction>>
 }>() {}
 
 export interface NewBeneficiary {
@@ -256,6 +261,9 @@ export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRep
    */
   readonly create: (transfer: Transfer) => Effect.Effect<{ readonly created: boolean; readonly transfer: Transfer }, MovementInFlight>
   readonly findById: (id: string) => Effect.Effect<Option.Option<Transfer>>
+  readonly findByIdempotencyKey: (customerId: string, idempotencyKey: string) => Effect.Effect<Option.Option<Transfer>>
+  /** Whether a movement of this customer is pending with its account not yet restored. */
+  readonly hasMovementInFlight: (customerId: string) => Effect.Effect<boolean>
   /** Writes journal fields (and updated_at = now); returns the updated record. */
   readonly update: (id: string, patch: TransferPatch, now: Date) => Effect.Effect<Transfer>
   /**

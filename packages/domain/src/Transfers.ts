@@ -17,8 +17,20 @@ import {
   type CoreBankingError,
   type RequeryStatus
 } from "./CoreBanking.js"
-import type { Transfer, TransferPatch } from "./Models.js"
-import { TransferRepo } from "./Ports.js"
+import * as Beneficiaries from "./Beneficiaries.js"
+import {
+  AccountNotActive,
+  IdempotencyConflict,
+  InsufficientBalance,
+  NoBankAccount,
+  TransferFailed,
+  WithdrawalsNotAllowed
+} from "./Errors.js"
+import * as Fees from "./Fees.js"
+import { Transfer, type TransferPatch } from "./Models.js"
+import type { Kobo } from "./Money.js"
+import { Ids, MovementInFlight, SecretHasher, TransferRepo } from "./Ports.js"
+import * as Settings from "./Settings.js"
 import {
   decide,
   nextRequeryDelayMs,
@@ -27,7 +39,7 @@ import {
   type TransferJournal,
   TransferPolicy
 } from "./TransferSaga.js"
-import { now } from "./UseCase.js"
+import { now, requireAccount } from "./UseCase.js"
 
 export const LEASE = Duration.minutes(2)
 
@@ -314,3 +326,112 @@ export const processDue = (options: { readonly limit?: number; readonly concurre
       stillPending: results.filter((r) => r._tag === "Right" && r.right.status === "pending").length
     }
   }).pipe(Effect.withSpan("Transfers.processDue"))
+
+// ---------------------------------------------------------------------------------------------
+// Starting a manual transfer
+// ---------------------------------------------------------------------------------------------
+
+export interface ManualTransferInput {
+  readonly destinationAccountNumber: string
+  readonly destinationBankCode: string
+  readonly destinationBankName: string
+  readonly destinationAccountName: string
+  readonly amountKobo: Kobo
+  readonly idempotencyKey: string
+  readonly narration?: string | undefined
+  readonly nipSessionId?: string | undefined
+}
+
+/** The request as a canonical string: a retry must send the same one to get the same answer. */
+const canonicalRequest = (input: ManualTransferInput) =>
+  JSON.stringify([
+    input.destinationAccountNumber,
+    input.destinationBankCode,
+    input.destinationBankName,
+    input.destinationAccountName,
+    input.amountKobo.toString(),
+    input.narration ?? null,
+    input.nipSessionId ?? null
+  ])
+
+/**
+ * `POST /transactions/transfer`. The idempotency key is scoped to the customer: a repeat with the
+ * same body returns the original movement (no second debit, whatever happened since); the same key
+ * with another body is IdempotencyConflict. A new movement is validated (active customer, first
+ * deposit made, destination verified, balance covers amount + fee), stored, and driven through the
+ * saga within the request; it answers confirmed or pending, or fails with TransferFailed after its
+ * compensation ran.
+ */
+export const startManualTransfer = (accountId: string, input: ManualTransferInput) =>
+  Effect.gen(function*() {
+    const { customer } = yield* requireAccount(accountId)
+    const repo = yield* TransferRepo
+    const requestHash = yield* (yield* SecretHasher).digest("transfer-request", canonicalRequest(input))
+    const existing = yield* repo.findByIdempotencyKey(customer.id, input.idempotencyKey)
+    if (Option.isSome(existing)) {
+      if (existing.value.requestHash !== requestHash) return yield* new IdempotencyConflict()
+      return yield* outcome(existing.value)
+    }
+    if (customer.coreAccountNumber === null) return yield* new NoBankAccount()
+    if (customer.customerStatus !== "active") return yield* new AccountNotActive({ customerStatus: customer.customerStatus })
+    if (customer.firstDepositAt === null) return yield* new WithdrawalsNotAllowed()
+    // told before the balance: a movement in flight holds a lien that makes the balance look short
+    if (yield* repo.hasMovementInFlight(customer.id)) return yield* new MovementInFlight()
+
+    const fee = Fees.quote(input.amountKobo, yield* Settings.get(Settings.NipFees))
+    const feeKobo = fee.feeKobo + fee.vatKobo
+    const bank = yield* CoreBanking
+    const snapshot = yield* bank.account(customer.coreAccountNumber)
+    if (snapshot.withdrawableBalanceKobo < input.amountKobo + feeKobo) {
+      return yield* new InsufficientBalance({
+        requiredKobo: input.amountKobo + feeKobo,
+        availableKobo: snapshot.withdrawableBalanceKobo
+      })
+    }
+    const sessionId = input.nipSessionId ??
+      (yield* Beneficiaries.lookup(input.destinationAccountNumber, input.destinationBankCode)).nipSessionId
+
+    const at = yield* now
+    const transfer = new Transfer({
+      id: yield* (yield* Ids).next,
+      customerId: customer.id,
+      sourceAccountNumber: customer.coreAccountNumber,
+      planId: null,
+      purpose: "manual_transfer",
+      amountKobo: input.amountKobo,
+      feeKobo,
+      destinationAccountNumber: input.destinationAccountNumber,
+      destinationBankCode: input.destinationBankCode,
+      destinationBankName: input.destinationBankName,
+      destinationAccountName: input.destinationAccountName,
+      nameEnquirySessionId: sessionId,
+      narration: input.narration ?? "Transfer",
+      idempotencyKey: input.idempotencyKey,
+      requestHash,
+      status: "pending",
+      failureReason: null,
+      pndLifted: false,
+      lienPlaced: false,
+      debitState: "none",
+      transferState: "none",
+      reversalState: "none",
+      restored: false,
+      retryCount: 0,
+      nextAttemptAt: null,
+      leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)),
+      createdAt: at,
+      updatedAt: at
+    })
+    const created = yield* repo.create(transfer)
+    if (!created.created) {
+      // a concurrent identical request got there first
+      if (created.transfer.requestHash !== requestHash) return yield* new IdempotencyConflict()
+      return yield* outcome(created.transfer)
+    }
+    return yield* outcome(yield* drive(transfer.id))
+  }).pipe(Effect.withSpan("Transfers.startManualTransfer"))
+
+const outcome = (t: Transfer) =>
+  t.status === "failed"
+    ? Effect.fail(new TransferFailed({ transactionId: t.id, reason: t.failureReason ?? "The transfer failed" }))
+    : Effect.succeed(t)

@@ -517,7 +517,14 @@ export const TransactionRepoLive = Layer.effect(
           .filter((t) => t.customerId === customerId)
           .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
         return { items: all.slice((page - 1) * pageSize, page * pageSize), page, pageSize, total: all.length }
-      })
+      }),
+    listForCustomerBetween: (customerId, from, until) =>
+      Effect.map(Ref.get(ref), (st) =>
+        st.transactions
+          .filter((t) =>
+            t.customerId === customerId && t.createdAt.getTime() >= from.getTime() && t.createdAt.getTime() < until.getTime()
+          )
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
   }))
 )
 

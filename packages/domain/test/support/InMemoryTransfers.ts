@@ -5,6 +5,7 @@
 import { Context, Effect, Layer, Option, Ref } from "effect"
 import { type Transfer, Transfer as TransferClass } from "../../src/Models.js"
 import { MovementInFlight, TransferRepo } from "../../src/Ports.js"
+import { SettingsStore } from "../../src/Settings.js"
 
 export class TransferStore extends Context.Tag("test/TransferStore")<TransferStore, Ref.Ref<ReadonlyMap<string, Transfer>>>() {
   static readonly all = Effect.flatMap(TransferStore, (ref) => Effect.map(Ref.get(ref), (m) => [...m.values()]))
@@ -30,6 +31,11 @@ export const InMemoryTransferRepoLive = Layer.effect(
           return [Effect.succeed({ created: true, transfer }), new Map(m).set(transfer.id, transfer)]
         }).pipe(Effect.flatten),
       findById: (id) => Effect.map(Ref.get(ref), (m) => Option.fromNullable(m.get(id))),
+      hasMovementInFlight: (customerId) =>
+        Effect.map(Ref.get(ref), (m) => [...m.values()].some((t) => t.customerId === customerId && inFlight(t))),
+      findByIdempotencyKey: (customerId, key) =>
+        Effect.map(Ref.get(ref), (m) =>
+          Option.fromNullable([...m.values()].find((t) => t.customerId === customerId && t.idempotencyKey === key))),
       update: (id, patch, now) =>
         Ref.modify(ref, (m): [Transfer, ReadonlyMap<string, Transfer>] => {
           const updated = new TransferClass({ ...m.get(id)!, ...patch, updatedAt: now })
@@ -45,6 +51,18 @@ export const InMemoryTransferRepoLive = Layer.effect(
     }))
 )
 
-export const InMemoryTransfersLive = InMemoryTransferRepoLive.pipe(
-  Layer.provideMerge(Layer.effect(TransferStore, Ref.make<ReadonlyMap<string, Transfer>>(new Map())))
+export const InMemoryTransfersLive = Layer.mergeAll(
+  InMemoryTransferRepoLive.pipe(
+    Layer.provideMerge(Layer.effect(TransferStore, Ref.make<ReadonlyMap<string, Transfer>>(new Map())))
+  ),
+  Layer.suspend(() => InMemorySettingsLive)
+)
+
+export const InMemorySettingsLive = Layer.effect(
+  SettingsStore,
+  Effect.map(Ref.make<ReadonlyMap<string, unknown>>(new Map()), (ref) =>
+    SettingsStore.of({
+      get: (key) => Effect.map(Ref.get(ref), (m) => Option.fromNullable(m.get(key))),
+      set: (key, value) => Ref.update(ref, (m) => new Map(m).set(key, value))
+    }))
 )
