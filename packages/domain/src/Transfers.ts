@@ -17,6 +17,7 @@ import {
   type CoreBankingError,
   type RequeryStatus
 } from "./CoreBanking.js"
+import { BalanceCache } from "./Banking.js"
 import * as Beneficiaries from "./Beneficiaries.js"
 import {
   AccountNotActive,
@@ -260,7 +261,11 @@ export const drive = (transferId: string) =>
       }
     }
     return yield* Effect.dieMessage(`saga ${transferId} did not settle within ${MAX_STEPS} steps`)
-  }).pipe(Effect.withSpan("Transfers.drive", { attributes: { transferId } }))
+  }).pipe(
+    // the balance moved (or may have): the next read must ask the provider
+    Effect.tap((t) => Effect.flatMap(BalanceCache, (cache) => cache.invalidate(t.sourceAccountNumber))),
+    Effect.withSpan("Transfers.drive", { attributes: { transferId } })
+  )
 
 const requery = (reference: string) =>
   Effect.flatMap(CoreBanking, (bank) => ask("requery", bank.requery(reference))).pipe(
