@@ -13,9 +13,11 @@ import { IdsLive, SecretHasherLive, SecureRandomLive } from "./crypto/NodeCrypto
 import { runMigrations } from "./Migrations.js"
 import { NotifierLive } from "./notify/OutboxNotifier.js"
 import { AccountRepoSql } from "./repos/AccountRepoSql.js"
+import { SettingsStoreSql } from "./repos/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql, UnitOfWorkSql } from "./repos/AuthRepoSql.js"
 import { BeneficiaryRepoSql } from "./repos/BeneficiaryRepoSql.js"
 import { TransactionRepoSql } from "./repos/TransactionRepoSql.js"
+import { TransferRepoSql } from "./repos/TransferRepoSql.js"
 import { pgLayer, pgliteLayer } from "./sql/Database.js"
 
 export const SqlClientLive = Layer.unwrapEffect(
@@ -41,12 +43,14 @@ export const databaseLayer = <E, R>(sql: Layer.Layer<SqlClient.SqlClient, E, R>)
   MigrationsLive.pipe(Layer.provideMerge(sql))
 
 const RepositoriesLive = Layer.mergeAll(
+  SettingsStoreSql,
   AccountRepoSql,
   OtpRepoSql,
   RefreshTokenRepoSql,
   UnitOfWorkSql,
   TransactionRepoSql,
-  BeneficiaryRepoSql
+  BeneficiaryRepoSql,
+  TransferRepoSql
 )
 
 const ServicesLive = Layer.mergeAll(

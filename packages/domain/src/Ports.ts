@@ -267,8 +267,9 @@ export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRep
   /** Writes journal fields (and updated_at = now); returns the updated record. */
   readonly update: (id: string, patch: TransferPatch, now: Date) => Effect.Effect<Transfer>
   /**
-   * Claims up to `limit` movements that need driving and that no live process holds: sagas whose
-   * account is not restored and whose lease expired (their driver died), and pending transfers whose
+   * Claims up to `limit` pending movements that need driving and that no live process holds (lease
+   * expired or none): sagas whose account is not restored (their driver died mid-way), restored ones
+   * whose final status was never written (the driver died just before), and pending transfers whose
    * requery is due (`nextAttemptAt <= now`). Sets their lease to `leaseUntil`. Safe across processes
    * (FOR UPDATE SKIP LOCKED).
    */

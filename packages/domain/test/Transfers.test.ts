@@ -204,3 +204,25 @@ describe("a crash or unknown outcome at every provider call, then recovery from 
       expect(yield* Transfers.processDue()).toMatchObject({ claimed: 1, confirmed: 1 })
     })))
 })
+
+describe("a driver that died after restoring the account but before writing the final status", () => {
+  it.effect("is finished by recovery (confirmed), with nothing moved again", () =>
+    withTransfers(Effect.gen(function*() {
+      const { transfer, accountNumber } = yield* setup("0123450001")
+      const repo = yield* TransferRepo
+      // what the journal looks like when the process dies right after the Restore write
+      yield* repo.update(transfer.id, {
+        pndLifted: true,
+        lienPlaced: true,
+        debitState: "applied",
+        transferState: "successful",
+        restored: true,
+        leaseUntil: new Date(0)
+      }, new Date(0))
+      yield* TestClock.adjust(Duration.minutes(1))
+      expect(yield* Transfers.processDue()).toMatchObject({ claimed: 1, confirmed: 1 })
+      expect(yield* FakeBank.calls("debit")).toBe(0)
+      expect((yield* statusOf(transfer.id)).status).toBe("confirmed")
+      expect((yield* FakeBank.account(accountNumber)).pndActive).toBe(true)
+    })))
+})

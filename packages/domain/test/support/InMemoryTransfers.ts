@@ -16,7 +16,8 @@ const inFlight = (t: Transfer) => t.status === "pending" && !t.restored
 const isDue = (t: Transfer, now: Date) =>
   t.status === "pending" &&
   (t.leaseUntil === null || t.leaseUntil.getTime() < now.getTime()) &&
-  (!t.restored || (t.transferState === "pending" && t.nextAttemptAt !== null && t.nextAttemptAt.getTime() <= now.getTime()))
+  (!t.restored || t.transferState !== "pending" ||
+    (t.nextAttemptAt !== null && t.nextAttemptAt.getTime() <= now.getTime()))
 
 export const InMemoryTransferRepoLive = Layer.effect(
   TransferRepo,

@@ -1,0 +1,181 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { MovementInFlight, Transfer, type TransferPatch, TransferRepo } from "@app/domain"
+import { referencesOf } from "@app/domain/TransferSaga"
+import { Effect, Layer, Option, Schema } from "effect"
+import { decodeRows, orDieDb, uniqueViolation } from "./SqlSupport.js"
+
+/** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
+const TransferRow = Schema.Struct({
+  ...Transfer.fields,
+  amountKobo: Schema.BigInt,
+  feeKobo: Schema.BigInt
+})
+
+/** The partial unique index that allows one movement in flight per customer (migration 0003). */
+const IN_FLIGHT_INDEX = "transactions_one_in_flight_key"
+
+/** The journal columns `update` may write, i.e. the keys of TransferPatch. */
+const patchKeys = [
+  "status",
+  "failureReason",
+  "pndLifted",
+  "lienPlaced",
+  "debitState",
+  "transferState",
+  "reversalState",
+  "restored",
+  "retryCount",
+  "nextAttemptAt",
+  "leaseUntil"
+] as const satisfies ReadonlyArray<keyof TransferPatch>
+
+/**
+ * Transfers are `transactions` rows of type 'transfer'. The database guards both rules of `create`:
+ * a partial unique index on (customer_id, idempotency_key) and one on (customer_id) WHERE in_flight
+ * (a generated column: pending transfer whose account is not yet restored).
+ */
+export const TransferRepoSql = Layer.effect(
+  TransferRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const decode = decodeRows(TransferRow)
+    const transfers = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
+      query.pipe(Effect.flatMap(decode), Effect.map((rs) => rs.map((r) => new Transfer(r))))
+    const first = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
+      transfers(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
+
+    const byKey = (customerId: string, idempotencyKey: string) =>
+      first(sql`
+        SELECT * FROM transactions
+        WHERE customer_id = ${customerId} AND idempotency_key = ${idempotencyKey} AND type = 'transfer'`)
+
+    const insert = (t: Transfer) => {
+      const refs = referencesOf(t.id)
+      // its own transaction, or a savepoint of the caller's: a failed insert does not abort the caller's
+      return sql.withTransaction(first(sql`
+        INSERT INTO transactions ${
+        sql.insert({
+          id: t.id,
+          customerId: t.customerId,
+          planId: t.planId,
+          type: "transfer",
+          purpose: t.purpose,
+          amountKobo: t.amountKobo.toString(),
+          feeKobo: t.feeKobo.toString(),
+          status: t.status,
+          retrievalReference: refs.debit,
+          transferReference: refs.transfer,
+          providerReference: null,
+          failureReason: t.failureReason,
+          retryCount: t.retryCount,
+          sourceAccountNumber: t.sourceAccountNumber,
+          destinationAccountNumber: t.destinationAccountNumber,
+          destinationBankCode: t.destinationBankCode,
+          destinationBankName: t.destinationBankName,
+          destinationAccountName: t.destinationAccountName,
+          nameEnquirySessionId: t.nameEnquirySessionId,
+          narration: t.narration,
+          idempotencyKey: t.idempotencyKey,
+          requestHash: t.requestHash,
+          pndLifted: t.pndLifted,
+          lienPlaced: t.lienPlaced,
+          debitState: t.debitState,
+          transferState: t.transferState,
+          reversalState: t.reversalState,
+          restored: t.restored,
+          nextAttemptAt: t.nextAttemptAt,
+          leaseUntil: t.leaseUntil,
+          createdAt: t.createdAt,
+          updatedAt: t.updatedAt
+        })
+      }
+        ON CONFLICT (customer_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+        RETURNING *`))
+    }
+
+    type Created = { readonly created: boolean; readonly transfer: Transfer }
+
+    /** The row stored under the transfer's key, which a conflict proved to exist (a defect otherwise). */
+    const theExisting = (t: Transfer) =>
+      byKey(t.customerId, t.idempotencyKey).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.dieMessage("TransferRepo.create: idempotency conflict but no row under the key"),
+          onSome: (transfer): Effect.Effect<Created> => Effect.succeed({ created: false, transfer })
+        }))
+      )
+
+    const create = (t: Transfer): Effect.Effect<Created, MovementInFlight> =>
+      Effect.gen(function*() {
+        // the key first: a retry of the in-flight movement itself returns it, not MovementInFlight
+        const stored = yield* byKey(t.customerId, t.idempotencyKey)
+        if (Option.isSome(stored)) return { created: false, transfer: stored.value }
+        const inserted = yield* insert(t).pipe(
+          Effect.map(Option.map((transfer): Created => ({ created: true, transfer }))),
+          Effect.catchTag("SqlError", (error) => {
+            const constraint = uniqueViolation(error)
+            if (constraint === undefined || !constraint.includes(IN_FLIGHT_INDEX)) return Effect.fail(error)
+            // Another movement is in flight, or an identical request raced us and won (its row, in
+            // flight, was checked before the idempotency index): then the winner's row is the answer.
+            return byKey(t.customerId, t.idempotencyKey).pipe(
+              Effect.flatMap(Option.match({
+                onNone: () => Effect.fail(new MovementInFlight()),
+                onSome: (transfer) => Effect.succeed(Option.some<Created>({ created: false, transfer }))
+              }))
+            )
+          })
+        )
+        if (Option.isSome(inserted)) return inserted.value
+        // DO NOTHING: an identical request inserted it after our first look
+        return yield* theExisting(t)
+      }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
+
+    return TransferRepo.of({
+      create,
+      findById: (id) => orDieDb(first(sql`SELECT * FROM transactions WHERE id = ${id} AND type = 'transfer'`)),
+      findByIdempotencyKey: (customerId, idempotencyKey) => orDieDb(byKey(customerId, idempotencyKey)),
+      hasMovementInFlight: (customerId) =>
+        orDieDb(
+          sql<{ readonly inFlight: boolean }>`
+            SELECT EXISTS (SELECT 1 FROM transactions WHERE customer_id = ${customerId} AND in_flight) AS in_flight`
+        ).pipe(Effect.map((rows) => rows[0]?.inFlight === true)),
+      update: (id, patch, now) => {
+        const set: Record<string, unknown> = {}
+        for (const key of patchKeys) {
+          const value = patch[key]
+          if (value !== undefined) set[key] = value
+        }
+        set.updatedAt = now
+        return first(sql`
+          UPDATE transactions SET ${sql.update(set)}
+          WHERE id = ${id} AND type = 'transfer'
+          RETURNING *`).pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.dieMessage(`TransferRepo.update: no transfer ${id}`),
+            onSome: Effect.succeed
+          })),
+          orDieDb
+        )
+      },
+      claimDue: (now, leaseUntil, limit) =>
+        orDieDb(sql.withTransaction(Effect.gen(function*() {
+          const due = yield* sql<{ readonly id: string }>`
+            SELECT id FROM transactions
+            WHERE type = 'transfer' AND status = 'pending'
+              AND (lease_until IS NULL OR lease_until < ${now})
+              -- not restored: the saga is mid-way; restored but not pending at the bank: only its
+              -- final status is left to write (its driver died just before); pending: requery when due
+              AND (NOT restored OR transfer_state <> 'pending' OR next_attempt_at <= ${now})
+            ORDER BY created_at, id
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED`
+          if (due.length === 0) return []
+          const claimed = yield* transfers(sql`
+            UPDATE transactions SET lease_until = ${leaseUntil}
+            WHERE ${sql.in("id", due.map((r) => r.id))}
+            RETURNING *`)
+          return [...claimed].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        })))
+    })
+  })
+)
