@@ -11,6 +11,8 @@
  *   failed rows are still listed in `transactions` (the CSV shows them with their status) but move
  *   no money in the totals.
  * - net = inbound − outbound − outbound fees: what the window did to the balance (may be negative).
+ * - Dates are limited to `ReportDates` (1900-01-01 to 2999-12-31): far enough either way for any
+ *   real window, and clear of the year 0 and year 10000 that databases cannot store.
  */
 import { Data, Effect, Either } from "effect"
 import type { Transaction } from "./Models.js"
@@ -44,6 +46,14 @@ export interface TransactionReport {
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
+/** The earliest `from` and the latest `to` a report accepts. */
+export const ReportDates = { earliest: "1900-01-01", latest: "2999-12-31" } as const
+
+const outOfRange = `Use a date between ${ReportDates.earliest} and ${ReportDates.latest}`
+
+/** YYYY-MM-DD strings compare as the dates they name. */
+const inRange = (date: string) => date >= ReportDates.earliest && date <= ReportDates.latest
+
 /** Midnight UTC of a real calendar date written YYYY-MM-DD (no 2024-02-30), or undefined. */
 export const startOfDay = (date: string): Date | undefined => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined
@@ -57,6 +67,8 @@ export const windowBounds = (window: ReportWindow): Either.Either<{ readonly sta
   if (start === undefined) return Either.left(new InvalidReportWindow({ field: "from", reason: "Use a real date in the format YYYY-MM-DD" }))
   const end = startOfDay(window.to)
   if (end === undefined) return Either.left(new InvalidReportWindow({ field: "to", reason: "Use a real date in the format YYYY-MM-DD" }))
+  if (!inRange(window.from)) return Either.left(new InvalidReportWindow({ field: "from", reason: outOfRange }))
+  if (!inRange(window.to)) return Either.left(new InvalidReportWindow({ field: "to", reason: outOfRange }))
   if (end.getTime() < start.getTime()) return Either.left(new InvalidReportWindow({ field: "to", reason: "to must be on or after from" }))
   return Either.right({ start, until: new Date(end.getTime() + DAY_MS) })
 }

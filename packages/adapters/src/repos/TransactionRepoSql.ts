@@ -53,7 +53,12 @@ export const TransactionRepoSql = Layer.effect(
             sql<{ total: string | number }>`SELECT count(*) AS total FROM transactions WHERE customer_id = ${customerId}`
           )
           return { items, page, pageSize, total: Number(counted[0]?.total ?? 0) }
-        })
+        }),
+      listForCustomerBetween: (customerId, from, until) =>
+        rows(sql`
+          SELECT * FROM transactions
+          WHERE customer_id = ${customerId} AND created_at >= ${from} AND created_at < ${until}
+          ORDER BY created_at, id`)
     })
   })
 )
