@@ -15,6 +15,8 @@ import {
 } from "./BankingApi.js"
 import { Failures, NoData, success } from "./Envelope.js"
 import { Authentication } from "./Security.js"
+import { TransfersApi } from "./TransfersApi.js"
+import { TransactionsApi } from "./TransactionsApi.js"
 import {
   Address,
   AnyPassword,
@@ -204,6 +206,8 @@ export class Api extends HttpApi.make("kobo-plans")
   .add(KycApi.middleware(Authentication))
   .add(CustomersApi)
   .add(DepositsApi.middleware(Authentication))
+  .add(TransfersApi.middleware(Authentication))
+  .add(TransactionsApi)
   .add(BanksApi)
   .add(BeneficiariesApi.middleware(Authentication))
   .add(WebhooksApi)

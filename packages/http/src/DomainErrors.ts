@@ -3,6 +3,12 @@
  * one. Each group passes its apiObject.
  */
 import type {
+  AccountNotActive,
+  IdempotencyConflict,
+  InsufficientBalance,
+  MovementInFlight,
+  TransferFailed,
+  WithdrawalsNotAllowed,
   BankAccountExists,
   BeneficiaryAccountNotFound,
   BeneficiaryAlreadySaved,
@@ -74,6 +80,12 @@ export type DomainError =
   | ProviderMisconfigured
   | ProviderRefused
   | ProviderUnknownOutcome
+  | AccountNotActive
+  | IdempotencyConflict
+  | InsufficientBalance
+  | MovementInFlight
+  | TransferFailed
+  | WithdrawalsNotAllowed
 
 export const Messages = {
   authenticationRequired: "Authentication required",
@@ -144,6 +156,21 @@ const statusAndMessage = (e: DomainError): [number, string, unknown?] => {
       return [400, "Beneficiary already saved"]
     case "BeneficiaryNotFound":
       return [404, "Beneficiary not found"]
+    case "AccountNotActive":
+      return [400, "Your account is not active", { customerStatus: e.customerStatus }]
+    case "WithdrawalsNotAllowed":
+      return [400, "Withdrawals are allowed after your first deposit is confirmed"]
+    case "MovementInFlight":
+      return [400, "Another transaction is in progress. Please wait for it to finish."]
+    case "InsufficientBalance":
+      return [400, "Insufficient balance", {
+        requiredKobo: e.requiredKobo.toString(),
+        availableKobo: e.availableKobo.toString()
+      }]
+    case "IdempotencyConflict":
+      return [409, "This idempotencyKey was already used for a different request"]
+    case "TransferFailed":
+      return [400, `Transfer failed: ${e.reason}`, { transactionId: e.transactionId }]
     // The provider: the spec's 500 with a descriptive message. An unknown outcome is not a failure
     // of the operation: the client may retry safely (references are deduplicated).
     case "ProviderUnknownOutcome":

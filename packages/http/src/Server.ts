@@ -20,6 +20,8 @@ import {
   KycHandlers,
   WebhookHandlers
 } from "./handlers/BankingHandlers.js"
+import { TransactionHandlers } from "./handlers/TransactionHandlers.js"
+import { TransferHandlers } from "./handlers/TransferHandlers.js"
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([
@@ -27,6 +29,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     CustomerHandlers,
     KycHandlers,
     DepositHandlers,
+    TransactionHandlers,
+    TransferHandlers,
     BankHandlers,
     BeneficiaryHandlers,
     WebhookHandlers

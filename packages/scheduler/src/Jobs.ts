@@ -5,7 +5,7 @@
  * logged and the job keeps its schedule; stopping the layer stops every timer and interrupts the
  * runs in progress (safe: money-moving jobs journal every step and resume from the journal).
  */
-import { Banking, Housekeeping } from "@app/domain"
+import { Banking, Housekeeping, Transfers } from "@app/domain"
 import { Cron } from "croner"
 import { Cause, Effect, FiberSet, Layer } from "effect"
 
@@ -54,8 +54,12 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
     })
   )
 
-/** Every job of the service. Later issues add due payouts, transfer reconciliation and saga recovery. */
+/** Every job of the service. Later issues add due payouts. */
 export const SchedulerLive = scheduleJobs([
+  // saga recovery (drivers that died) and reconciliation of pending transfers; once at start-up too,
+  // so a crash is recovered as soon as the service is back. Requeries follow each transfer's own
+  // backoff (TransferPolicy), so running every minute asks the bank no more often than that.
+  { name: "process-transfers", schedule: "* * * * *", run: Transfers.processDue(), runOnStart: true },
   { name: "purge-expired-secrets", schedule: "17 3 * * *", run: Housekeeping.purgeExpiredSecrets, runOnStart: true },
   // deposits whose webhook was lost are recorded within 5 minutes (recording is idempotent)
   { name: "reconcile-deposits", schedule: "*/5 * * * *", run: Banking.reconcileDeposits() }
