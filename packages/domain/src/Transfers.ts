@@ -29,8 +29,8 @@ import {
 } from "./Errors.js"
 import * as Fees from "./Fees.js"
 import { Transfer, type TransferPatch } from "./Models.js"
-import type { Kobo } from "./Money.js"
-import { Ids, MovementInFlight, SecretHasher, TransferRepo } from "./Ports.js"
+import { formatNaira, type Kobo } from "./Money.js"
+import { AccountRepo, Ids, MovementInFlight, Notifier, SecretHasher, TransferRepo } from "./Ports.js"
 import * as Settings from "./Settings.js"
 import {
   decide,
@@ -117,6 +117,7 @@ export const drive = (transferId: string) =>
           yield* Effect.logInfo("money movement finished").pipe(
             Effect.annotateLogs({ transactionId: t.id, status: action.status, reason: t.failureReason ?? "" })
           )
+          if (action.status === "failed" && t.debitState === "applied") yield* notifyFailure(t)
           return t
         }
         case "LiftPnd": {
@@ -266,6 +267,26 @@ export const drive = (transferId: string) =>
     Effect.tap((t) => Effect.flatMap(BalanceCache, (cache) => cache.invalidate(t.sourceAccountNumber))),
     Effect.withSpan("Transfers.drive", { attributes: { transferId } })
   )
+
+/**
+ * Tells the customer that money taken for a movement came back: `disbursement_failed` for plan
+ * payouts, `transfer_failed` otherwise. Sent whatever the notification preferences say: it is a
+ * statement about their money, not marketing. A delivery problem never fails the saga.
+ */
+const notifyFailure = (t: Transfer) =>
+  Effect.gen(function*() {
+    const found = yield* (yield* AccountRepo).findByCoreAccountNumber(t.sourceAccountNumber)
+    if (Option.isNone(found)) return
+    const naira = formatNaira(t.amountKobo)
+    yield* (yield* Notifier).send({
+      channel: "email",
+      to: found.value.account.email,
+      subject: t.purpose === "disbursement" ? "Your scheduled payout did not go through" : "Your transfer did not go through",
+      text: `Your ${naira} transfer to ${t.destinationAccountName} (${t.destinationAccountNumber}) failed: ` +
+        `${t.failureReason ?? "the bank did not complete it"}. The money, with its fee, is back in your account.`,
+      kind: t.purpose === "disbursement" ? "disbursement_failed" : "transfer_failed"
+    })
+  }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("failure notification not sent", cause)))
 
 const requery = (reference: string) =>
   Effect.flatMap(CoreBanking, (bank) => ask("requery", bank.requery(reference))).pipe(

@@ -7,6 +7,7 @@ import * as Transfers from "../src/Transfers.js"
 import { TransferPolicy } from "../src/TransferSaga.js"
 import { bankedAda, inMemory } from "./support/Fixtures.js"
 import { FakeBank, type Operation } from "./support/FakeBank.js"
+import { Sent } from "./support/InMemory.js"
 import { InMemoryTransfersLive } from "./support/InMemoryTransfers.js"
 
 const AMOUNT = 250_000n
@@ -101,6 +102,9 @@ describe("Transfers.drive against the sandbox outcomes", () => {
       expect(done).toMatchObject({ status: "failed", reversalState: "applied", restored: true })
       expect(done.failureReason).toContain("Transfer refused")
       yield* expectSettled(accountNumber, "returned")
+      const mail = (yield* Sent.all).filter((m) => m.kind === "transfer_failed")
+      expect(mail).toHaveLength(1)
+      expect(mail[0]!.text).toContain("back in your account")
     })))
 
   it.effect("0002: pending (account restored at once), then confirmed by reconciliation", () =>
@@ -133,6 +137,7 @@ describe("Transfers.drive against the sandbox outcomes", () => {
       expect(done).toMatchObject({ status: "failed", reversalState: "applied", restored: true })
       expect(done.retryCount).toBeLessThan(TransferPolicy.maxRequeries)
       yield* expectSettled(accountNumber, "returned")
+      expect((yield* Sent.all).filter((m) => m.kind === "transfer_failed")).toHaveLength(1)
     })))
 
   it.effect("insufficient balance (fee included): failed before any debit, account restored", () =>
@@ -223,6 +228,7 @@ describe("a driver that died after restoring the account but before writing the 
       expect(yield* Transfers.processDue()).toMatchObject({ claimed: 1, confirmed: 1 })
       expect(yield* FakeBank.calls("debit")).toBe(0)
       expect((yield* statusOf(transfer.id)).status).toBe("confirmed")
+      expect((yield* Sent.all).filter((m) => m.kind === "transfer_failed")).toHaveLength(0)
       expect((yield* FakeBank.account(accountNumber)).pndActive).toBe(true)
     })))
 })
