@@ -110,8 +110,8 @@ export const protectingLien = (ledgerBalance: Kobo, debitTotal: Kobo): Kobo =>
 export const TransferPolicy = {
   /** requeries of a pending transfer before it is failed and reversed */
   maxRequeries: 5,
-  /** reconciliation backoff: first requery after 1 minute, doubling, at most 30 minutes apart */
-  firstRequeryAfterMs: 60_000,
+  /** reconciliation backoff: first requery after 5 minutes (the spec's polling period), doubling, at most 30 minutes apart */
+  firstRequeryAfterMs: 5 * 60_000,
   maxRequeryIntervalMs: 30 * 60_000
 } as const
 
