@@ -10,6 +10,7 @@ import {
   Customer,
   MovementInFlight,
   TransactionRepo,
+  newTransfer,
   Transfer,
   TransferRepo,
   UnitOfWork
@@ -69,6 +70,7 @@ const newCustomer = Effect.gen(function*() {
 /** A fresh saga (nothing done yet, in flight) unless overridden. */
 const transfer = (customerId: string, overrides: Partial<ConstructorParameters<typeof Transfer>[0]> = {}) =>
   new Transfer({
+    ...newTransfer({
     id: randomUUID(),
     customerId,
     sourceAccountNumber: "3000000001",
@@ -84,19 +86,8 @@ const transfer = (customerId: string, overrides: Partial<ConstructorParameters<t
     narration: "rent",
     idempotencyKey: randomUUID(),
     requestHash: "hash-1",
-    status: "pending",
-    failureReason: null,
-    pndLifted: false,
-    lienPlaced: false,
-    debitState: "none",
-    transferState: "none",
-    reversalState: "none",
-    restored: false,
-    retryCount: 0,
-    nextAttemptAt: null,
-    leaseUntil: null,
-    createdAt: at,
-    updatedAt: at,
+    createdAt: at
+    }),
     ...overrides
   })
 

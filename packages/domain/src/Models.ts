@@ -203,6 +203,26 @@ export class Transfer extends Schema.Class<Transfer>("Transfer")({
   updatedAt: Schema.DateFromSelf
 }) {}
 
+/** The journal of a movement that has not started: nothing done, nothing sent. */
+export const FreshJournal = {
+  status: "pending",
+  failureReason: null,
+  pndLifted: false,
+  lienPlaced: false,
+  debitState: "none",
+  transferState: "none",
+  reversalState: "none",
+  restored: false,
+  retryCount: 0,
+  nextAttemptAt: null
+} as const
+
+/** A new movement: its request fields, a fresh journal, and the given lease. */
+export const newTransfer = (
+  fields: Omit<Transfer, keyof typeof FreshJournal | "leaseUntil" | "updatedAt"> & { readonly leaseUntil?: Date | null }
+): Transfer =>
+  new Transfer({ ...fields, ...FreshJournal, leaseUntil: fields.leaseUntil ?? null, updatedAt: fields.createdAt })
+
 /** The journal fields a saga step may write. */
 export type TransferPatch = Partial<
   Pick<

@@ -28,7 +28,7 @@ import {
   WithdrawalsNotAllowed
 } from "./Errors.js"
 import * as Fees from "./Fees.js"
-import { Transfer, type TransferPatch } from "./Models.js"
+import { newTransfer, type Transfer, type TransferPatch } from "./Models.js"
 import { formatNaira, type Kobo } from "./Money.js"
 import { AccountRepo, Ids, MovementInFlight, Notifier, SecretHasher, TransferRepo } from "./Ports.js"
 import * as Settings from "./Settings.js"
@@ -418,7 +418,7 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
       (yield* Beneficiaries.lookup(input.destinationAccountNumber, input.destinationBankCode)).nipSessionId
 
     const at = yield* now
-    const transfer = new Transfer({
+    const transfer = newTransfer({
       id: yield* (yield* Ids).next,
       customerId: customer.id,
       sourceAccountNumber: customer.coreAccountNumber,
@@ -434,19 +434,8 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
       narration: input.narration ?? "Transfer",
       idempotencyKey: input.idempotencyKey,
       requestHash,
-      status: "pending",
-      failureReason: null,
-      pndLifted: false,
-      lienPlaced: false,
-      debitState: "none",
-      transferState: "none",
-      reversalState: "none",
-      restored: false,
-      retryCount: 0,
-      nextAttemptAt: null,
       leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)),
-      createdAt: at,
-      updatedAt: at
+      createdAt: at
     })
     const created = yield* repo.create(transfer)
     if (!created.created) {

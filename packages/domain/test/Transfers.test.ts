@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Option, TestClock } from "effect"
 import { CoreBanking, TestFunding } from "../src/CoreBanking.js"
-import { Transfer } from "../src/Models.js"
+import { newTransfer } from "../src/Models.js"
 import { AccountRepo, Ids, TransferRepo } from "../src/Ports.js"
 import * as Transfers from "../src/Transfers.js"
 import { TransferPolicy } from "../src/TransferSaga.js"
@@ -24,7 +24,7 @@ const setup = (destination: string) =>
     const customer = Option.getOrThrow(yield* (yield* AccountRepo).findById(ada.accountId)).customer
     const enquiry = yield* (yield* CoreBanking).nameEnquiry({ accountNumber: destination, bankCode: "000013" })
     const at = new Date(yield* Clock.currentTimeMillis)
-    const transfer = new Transfer({
+    const transfer = newTransfer({
       id: yield* (yield* Ids).next,
       customerId: customer.id,
       sourceAccountNumber: ada.accountNumber,
@@ -40,19 +40,7 @@ const setup = (destination: string) =>
       narration: "rent",
       idempotencyKey: "key-1",
       requestHash: "hash",
-      status: "pending",
-      failureReason: null,
-      pndLifted: false,
-      lienPlaced: false,
-      debitState: "none",
-      transferState: "none",
-      reversalState: "none",
-      restored: false,
-      retryCount: 0,
-      nextAttemptAt: null,
-      leaseUntil: null,
-      createdAt: at,
-      updatedAt: at
+      createdAt: at
     })
     yield* (yield* TransferRepo).create(transfer)
     return { transfer, accountNumber: ada.accountNumber }
