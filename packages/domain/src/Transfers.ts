@@ -437,13 +437,17 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
       leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)),
       createdAt: at
     })
-    const created = yield* repo.create(transfer)
-    if (!created.created) {
-      // a concurrent identical request got there first
-      if (created.transfer.requestHash !== requestHash) return yield* new IdempotencyConflict()
-      return yield* outcome(created.transfer)
+    // Once stored, the saga runs to where it can go even if the client goes away (an HTTP client
+    // disconnect interrupts the request's fiber): a customer who closes the app mid-transfer must
+    // not leave their account locked until recovery takes over.
+    const created = yield* Effect.uninterruptible(
+      Effect.flatMap(repo.create(transfer), (c) => (c.created ? Effect.map(drive(transfer.id), (t) => ({ ...c, transfer: t })) : Effect.succeed(c)))
+    )
+    if (!created.created && created.transfer.requestHash !== requestHash) {
+      // a concurrent request with the same key and another body got there first
+      return yield* new IdempotencyConflict()
     }
-    return yield* outcome(yield* drive(transfer.id))
+    return yield* outcome(created.transfer)
   }).pipe(Effect.withSpan("Transfers.startManualTransfer"))
 
 const outcome = (t: Transfer) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { TestFunding } from "../src/CoreBanking.js"
+import { Deferred, Effect, Fiber, Option } from "effect"
+import { CoreBanking, TestFunding } from "../src/CoreBanking.js"
 import { AccountRepo } from "../src/Ports.js"
 import { SettingsStore } from "../src/Settings.js"
 import * as Transfers from "../src/Transfers.js"
@@ -115,6 +115,29 @@ describe("Transfers.startManualTransfer", () => {
       const short = yield* Effect.flip(Transfers.startManualTransfer(ada.accountId, request()))
       expect(short).toMatchObject({ _tag: "InsufficientBalance", requiredKobo: 250_000n + FEE, availableKobo: 250_000n })
       expect(yield* FakeBank.calls("debit")).toBe(0)
+    })))
+
+  it.effect("a client that goes away mid-transfer does not stop the saga: it completes", () =>
+    withTransfers(Effect.gen(function*() {
+      const ada = yield* funded(1_000_000n)
+      const real = yield* CoreBanking
+      const entered = yield* Deferred.make<void>()
+      const gate = yield* Deferred.make<void>()
+      const slowDebit = CoreBanking.of({
+        ...real,
+        debit: (input) =>
+          Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(real.debit(input)))
+      })
+      const request$ = yield* Effect.fork(
+        Transfers.startManualTransfer(ada.accountId, request()).pipe(Effect.provideService(CoreBanking, slowDebit))
+      )
+      yield* Deferred.await(entered)
+      yield* Fiber.interruptFork(request$) // the HTTP client disconnected
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.await(request$)
+      const [stored] = yield* TransferStore.all
+      expect(stored).toMatchObject({ status: "confirmed", restored: true })
+      expect((yield* FakeBank.account(ada.accountNumber)).pndActive).toBe(true)
     })))
 
   it.effect("fee tiers come from app settings", () =>
