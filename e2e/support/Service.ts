@@ -75,7 +75,7 @@ export const startService = async (env: Record<string, string>, entry = "package
   const baseUrl = `http://127.0.0.1:${port}`
   await waitFor(running, async () => {
     try {
-      return (await fetch(`${baseUrl}/api/v1/openapi.json`)).ok
+      return (await fetch(`${baseUrl}/api/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) })).ok
     } catch {
       return false
     }

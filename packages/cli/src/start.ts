@@ -10,10 +10,11 @@ import { CoreBankingLive } from "@app/sandbox"
 import { SchedulerLive } from "@app/scheduler"
 import { Layer } from "effect"
 
+// The provider is built first and the server listens last: a socket that accepts requests before
+// the routes exist leaves them unanswered. The sandbox's webhook goes to PORT.
 runService(
-  Layer.mergeAll(HttpAppWithoutProvider, SchedulerLive).pipe(
+  Layer.mergeAll(HttpAppWithoutProvider.pipe(Layer.provide(NodeServerLive)), SchedulerLive).pipe(
     Layer.provide(CoreBankingLive),
-    Layer.provide(NodeServerLive),
     Layer.provide(AdaptersLive),
     Layer.provide(AppConfigLive)
   )

@@ -56,8 +56,8 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
 )
 
 /**
- * Routes + middleware + the configured provider, served on whatever HttpServer is provided (real or
- * test). The provider (or the in-process sandbox) needs that server's address for its webhook.
+ * Routes + middleware + the configured provider, served on whatever HttpServer is provided (tests:
+ * the provider then learns the webhook port from that server's address).
  */
 export const HttpAppLive = HttpAppWithoutProvider.pipe(Layer.provide(CoreBankingLive))
 
@@ -66,5 +66,9 @@ export const NodeServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port }))
 )
 
-/** The API listening on PORT, with its own provider. */
-export const HttpServerLive = HttpAppLive.pipe(Layer.provide(NodeServerLive))
+/**
+ * The API listening on PORT, with its own provider. The provider (and the in-process sandbox, its
+ * migrations…) is built BEFORE the server starts listening: a socket that accepts requests before
+ * the routes exist leaves them unanswered. The sandbox's webhook goes to PORT.
+ */
+export const HttpServerLive = HttpAppWithoutProvider.pipe(Layer.provide(NodeServerLive), Layer.provide(CoreBankingLive))
