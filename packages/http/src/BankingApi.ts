@@ -3,35 +3,17 @@
  * core banking webhook.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { KoboString } from "@app/domain"
 import { Schema } from "effect"
 import { NoData, success } from "./Envelope.js"
-import { Address, CalendarDate, GenderField, Name, OtpCode, Phone, Uuid } from "./Schemas.js"
+import { Address, Body, CalendarDate, GenderField, KoboJson, KoboQuery, msg, Name, OtpCode, Phone, Uuid } from "./Schemas.js"
 
-const msg = (message: string) => ({ message: () => message })
+export { Body } from "./Schemas.js"
 
-/** A request body whose decoding reports every invalid field at once. */
-export const Body = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
-  Schema.Struct(fields).annotations({ parseOptions: { errors: "all" } })
+/** The largest amount a fee quote or test input accepts: ₦10bn. */
+const MAX_QUOTE_KOBO = 1_000_000_000_000n
+const KoboOut = KoboString
 
-/** A positive amount of kobo, at most ₦10bn, decoded to bigint from `from` (query string or JSON number). */
-const positiveKobo = <I>(from: Schema.Schema<bigint, I>, field: string) =>
-  from.annotations(msg(`${field} must be a whole number of kobo`)).pipe(
-    Schema.greaterThanBigInt(0n, msg(`${field} must be greater than 0`)),
-    Schema.lessThanOrEqualToBigInt(1_000_000_000_000n, msg(`${field} is too large`))
-  )
-/** in a query string: "5000" (plain decimal digits only: BigInt() would also read 0x10, 0b11, 1e3…) */
-const KoboInput = (field: string) =>
-  positiveKobo(
-    Schema.compose(
-      Schema.String.pipe(Schema.pattern(/^[0-9]{1,16}$/, msg(`${field} must be a whole number of kobo`))),
-      Schema.BigInt
-    ),
-    field
-  )
-/** in a JSON body: 5000 (an integer; 50.5 or "5000" are refused) */
-const KoboBody = (field: string) => positiveKobo(Schema.BigIntFromNumber, field)
-
-const KoboOut = Schema.BigInt.annotations({ description: "integer kobo as a decimal string" })
 
 export const Bvn = Schema.String.pipe(Schema.pattern(/^\d{11}$/, msg("BVN must be exactly 11 digits")))
 export const AccountNumber = Schema.String.pipe(
@@ -103,7 +85,7 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
       // the whole body is optional: no body means the default amount
       .setPayload(Schema.NullOr(Body({
         amountKobo: Schema.optional(
-          KoboBody("amountKobo").pipe(
+          KoboJson("amountKobo", MAX_QUOTE_KOBO).pipe(
             Schema.filter((k) => k <= TEST_DEPOSIT_MAX_KOBO || `amountKobo must be at most ${TEST_DEPOSIT_MAX_KOBO}`)
           )
         )
@@ -112,7 +94,7 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
   )
   .add(
     HttpApiEndpoint.get("depositFee", "/deposit/fee")
-      .setUrlParams(Body({ amountKobo: KoboInput("amountKobo") }))
+      .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_QUOTE_KOBO) }))
       .addSuccess(success("Transaction", FeeQuote))
   )
   .prefix("/api/v1/transactions")

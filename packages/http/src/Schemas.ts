@@ -2,7 +2,33 @@
 import { EmailAddress, Gender, NigerianPhone } from "@app/domain"
 import { Schema } from "effect"
 
-const msg = (message: string) => ({ message: () => message })
+/** A validation message for a schema or filter. */
+export const msg = (message: string) => ({ message: () => message })
+
+/** A request body whose decoding reports every invalid field at once, not just the first. */
+export const Body = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.Struct(fields).annotations({ parseOptions: { errors: "all" } })
+
+/** A positive amount of kobo, at most `max`, decoded to bigint from `from`. */
+const positiveKobo = <I>(from: Schema.Schema<bigint, I>, field: string, max: bigint) =>
+  from.annotations(msg(`${field} must be a whole number of kobo`)).pipe(
+    Schema.greaterThanBigInt(0n, msg(`${field} must be greater than 0`)),
+    Schema.lessThanOrEqualToBigInt(max, msg(`${field} must be at most ${max}`))
+  )
+
+/** Kobo in a query string: "5000", plain decimal digits only (BigInt() would also read 0x10, 0b11). */
+export const KoboQuery = (field: string, max: bigint) =>
+  positiveKobo(
+    Schema.compose(
+      Schema.String.pipe(Schema.pattern(/^[0-9]{1,16}$/, msg(`${field} must be a whole number of kobo`))),
+      Schema.BigInt
+    ),
+    field,
+    max
+  )
+
+/** Kobo in a JSON body: an integer number (50.5 or "5000" are refused). */
+export const KoboJson = (field: string, max: bigint) => positiveKobo(Schema.BigIntFromNumber, field, max)
 
 export const Email = EmailAddress
 

@@ -8,9 +8,8 @@ import { Schema } from "effect"
 import { Body } from "./BankingApi.js"
 import { success } from "./Envelope.js"
 import { Authentication } from "./Security.js"
-import { CalendarDate, Uuid } from "./Schemas.js"
+import { CalendarDate, Uuid, msg } from "./Schemas.js"
 
-const msg = (message: string) => ({ message: () => message })
 
 export const PAGE_DEFAULT = 1
 export const PAGE_MAX = 1_000_000_000

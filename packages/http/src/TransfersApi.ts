@@ -1,28 +1,15 @@
 /** The HTTP contract of manual transfers and their fee quote. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { KoboString } from "@app/domain"
 import { Schema } from "effect"
-import { AccountNumber, BankCode, Body } from "./BankingApi.js"
+import { AccountNumber, BankCode } from "./BankingApi.js"
 import { success } from "./Envelope.js"
-import { Name, Uuid } from "./Schemas.js"
+import { Body, KoboJson, KoboQuery, msg, Name, Uuid } from "./Schemas.js"
 
-const msg = (message: string) => ({ message: () => message })
-const KoboOut = Schema.BigInt.annotations({ description: "integer kobo as a decimal string" })
+const KoboOut = KoboString
 
 /** ₦10,000,000: the largest single transfer accepted (NIP's usual per-transaction limit for individuals). */
 export const MAX_TRANSFER_KOBO = 1_000_000_000n
-
-const TransferAmount = Schema.BigIntFromNumber.annotations(msg("amountKobo must be a whole number of kobo")).pipe(
-  Schema.greaterThanBigInt(0n, msg("amountKobo must be greater than 0")),
-  Schema.lessThanOrEqualToBigInt(MAX_TRANSFER_KOBO, msg(`amountKobo must be at most ${MAX_TRANSFER_KOBO}`))
-)
-
-const QueryAmount = Schema.compose(
-  Schema.String.pipe(Schema.pattern(/^[0-9]{1,16}$/, msg("amountKobo must be a whole number of kobo"))),
-  Schema.BigInt
-).pipe(
-  Schema.greaterThanBigInt(0n, msg("amountKobo must be greater than 0")),
-  Schema.lessThanOrEqualToBigInt(MAX_TRANSFER_KOBO, msg(`amountKobo must be at most ${MAX_TRANSFER_KOBO}`))
-)
 
 export const MovementView = Schema.Struct({
   id: Schema.String,
@@ -56,7 +43,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         destinationBankCode: BankCode,
         destinationBankName: Name,
         destinationAccountName: Name,
-        amountKobo: TransferAmount,
+        amountKobo: KoboJson("amountKobo", MAX_TRANSFER_KOBO),
         idempotencyKey: Uuid,
         narration: Schema.optional(Schema.String.pipe(Schema.maxLength(100, msg("narration must be at most 100 characters")))),
         nipSessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)))
@@ -65,7 +52,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
   )
   .add(
     HttpApiEndpoint.get("transferFee", "/transfer/fee")
-      .setUrlParams(Body({ amountKobo: QueryAmount }))
+      .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_TRANSFER_KOBO) }))
       .addSuccess(success("Transaction", FeeQuote))
   )
   .prefix("/api/v1/transactions")

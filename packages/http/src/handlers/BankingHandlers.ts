@@ -1,8 +1,7 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { AppConfig } from "@app/adapters"
-import { type Beneficiary, Banking, Beneficiaries, Fees, type ProviderTransaction } from "@app/domain"
+import { type Beneficiary, Banking, Beneficiaries, Fees, type ProviderTransaction, SecretHasher } from "@app/domain"
 import { Effect, Option, Redacted } from "effect"
-import { timingSafeEqual } from "node:crypto"
 import { Api, CurrentAccount } from "../Api.js"
 import { TEST_DEPOSIT_DEFAULT_KOBO } from "../BankingApi.js"
 import { mapDomainErrors } from "../DomainErrors.js"
@@ -53,13 +52,6 @@ export const DepositHandlers = HttpApiBuilder.group(Api, "deposits", (handlers) 
       }))
     .handle("depositFee", ({ urlParams }) => Effect.succeed(Fees.quote(urlParams.amountKobo, Fees.DefaultNipFeeSchedule))))
 
-const sameSecret = (presented: string | undefined, expected: string) => {
-  if (presented === undefined) return false
-  const a = Buffer.from(presented)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
-
 const accountNumberOf = (body: unknown): Option.Option<string> =>
   typeof body === "object" && body !== null && typeof (body as { accountNumber?: unknown }).accountNumber === "string"
     ? Option.some((body as { accountNumber: string }).accountNumber)
@@ -75,7 +67,8 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
     Effect.gen(function*() {
       const config = yield* AppConfig
       const request = yield* HttpServerRequest.HttpServerRequest
-      if (!sameSecret(request.headers[config.webhookHeader], Redacted.value(config.webhookSecret))) {
+      const presented = request.headers[config.webhookHeader]
+      if (presented === undefined || !(yield* SecretHasher).equals(presented, Redacted.value(config.webhookSecret))) {
         return yield* new HttpFailure({ status: 401, apiObject: "Webhook", message: "Invalid webhook credentials" })
       }
       const accountNumber = accountNumberOf(payload)
