@@ -4,8 +4,10 @@
  *   on its own with `npm run sandbox`);
  * - unset: the sandbox bank runs in-process on a loopback port, over the service's own database, and
  *   the same HTTP adapter talks to it, so the adapter is exercised exactly as in production. Its
- *   inbound-deposit notifications go to the webhook of this process's API server when there is one
- *   (at whatever address it listens on), otherwise to PORT on the loopback.
+ *   inbound-deposit notifications go to PORT on the loopback. The runnables build this layer BEFORE
+ *   their HTTP listener (a socket open before the routes exist leaves requests unanswered), so only
+ *   the test harness, whose server listens on port 0, has an HttpServer in context here: then the
+ *   webhook goes to that server's address.
  * Both come with the domain's caches (balance 5 s, bank list 24 h).
  */
 import { HttpServer } from "@effect/platform"
