@@ -401,8 +401,19 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
     if (customer.coreAccountNumber === null) return yield* new NoBankAccount()
     if (customer.customerStatus !== "active") return yield* new AccountNotActive({ customerStatus: customer.customerStatus })
     if (customer.firstDepositAt === null) return yield* new WithdrawalsNotAllowed()
+    // An identical request that lost the race to the one now in flight gets that movement back;
+    // anything else is refused while a movement is in flight.
+    const replayOrRefuse = Effect.flatMap(
+      repo.findByIdempotencyKey(customer.id, input.idempotencyKey),
+      (found): Effect.Effect<Transfer, MovementInFlight | IdempotencyConflict | TransferFailed> =>
+        Option.isNone(found)
+          ? Effect.fail(new MovementInFlight())
+          : found.value.requestHash === requestHash
+          ? outcome(found.value)
+          : Effect.fail(new IdempotencyConflict())
+    )
     // told before the balance: a movement in flight holds a lien that makes the balance look short
-    if (yield* repo.hasMovementInFlight(customer.id)) return yield* new MovementInFlight()
+    if (yield* repo.hasMovementInFlight(customer.id)) return yield* replayOrRefuse
 
     const fee = Fees.quote(input.amountKobo, yield* Settings.get(Settings.NipFees))
     const feeKobo = fee.feeKobo + fee.vatKobo
@@ -440,9 +451,11 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
     // Once stored, the saga runs to where it can go even if the client goes away (an HTTP client
     // disconnect interrupts the request's fiber): a customer who closes the app mid-transfer must
     // not leave their account locked until recovery takes over.
-    const created = yield* Effect.uninterruptible(
+    const attempt = yield* Effect.either(Effect.uninterruptible(
       Effect.flatMap(repo.create(transfer), (c) => (c.created ? Effect.map(drive(transfer.id), (t) => ({ ...c, transfer: t })) : Effect.succeed(c)))
-    )
+    ))
+    if (attempt._tag === "Left") return yield* replayOrRefuse // MovementInFlight: maybe our own twin
+    const created = attempt.right
     if (!created.created && created.transfer.requestHash !== requestHash) {
       // a concurrent request with the same key and another body got there first
       return yield* new IdempotencyConflict()

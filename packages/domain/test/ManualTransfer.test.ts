@@ -87,11 +87,13 @@ describe("Transfers.startManualTransfer", () => {
       expect((yield* FakeBank.account(ada.accountNumber)).ledgerKobo).toBe(300_000n - 250_000n - FEE)
     })))
 
-  it.effect("while a movement is in flight (unknown outcome), another one is refused", () =>
+  it.effect("while a movement is in flight, its own retry gets it back; another one is refused", () =>
     withTransfers(Effect.gen(function*() {
       const ada = yield* funded(1_000_000n)
       const stuck = yield* Transfers.startManualTransfer(ada.accountId, request({ destinationAccountNumber: "0123450004" }))
       expect(stuck.status).toBe("pending")
+      const retry = yield* Transfers.startManualTransfer(ada.accountId, request({ destinationAccountNumber: "0123450004" }))
+      expect(retry.id).toBe(stuck.id)
       const error = yield* Effect.flip(Transfers.startManualTransfer(ada.accountId, request({ idempotencyKey: "other" })))
       expect(error._tag).toBe("MovementInFlight")
     })))
