@@ -16,6 +16,8 @@ import { AccountRepoSql } from "./repos/AccountRepoSql.js"
 import { SettingsStoreSql } from "./repos/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql, UnitOfWorkSql } from "./repos/AuthRepoSql.js"
 import { BeneficiaryRepoSql } from "./repos/BeneficiaryRepoSql.js"
+import { NoticeRepoSql } from "./repos/NoticeRepoSql.js"
+import { PlanRepoSql } from "./repos/PlanRepoSql.js"
 import { TransactionRepoSql } from "./repos/TransactionRepoSql.js"
 import { TransferRepoSql } from "./repos/TransferRepoSql.js"
 import { pgLayer, pgliteLayer } from "./sql/Database.js"
@@ -50,7 +52,9 @@ const RepositoriesLive = Layer.mergeAll(
   UnitOfWorkSql,
   TransactionRepoSql,
   BeneficiaryRepoSql,
-  TransferRepoSql
+  TransferRepoSql,
+  PlanRepoSql,
+  NoticeRepoSql
 )
 
 const ServicesLive = Layer.mergeAll(

@@ -174,8 +174,13 @@ export class Transfer extends Schema.Class<Transfer>("Transfer")({
   planId: Schema.NullOr(Schema.String),
   purpose: TransactionPurpose,
   amountKobo: Schema.BigIntFromSelf,
-  /** NIP fee + VAT, debited with the amount; the recipient gets the full amount */
+  /** NIP fee + VAT (+ the Extra Cash fee), debited with the amount; the recipient gets the full amount */
   feeKobo: Schema.BigIntFromSelf,
+  /**
+   * What must stay in the wallet after the debit (Extra Cash keeps the plan's remaining payouts):
+   * the saga checks it with the balance it reads while holding the customer's one in-flight slot.
+   */
+  reserveKobo: Schema.optionalWith(Schema.BigIntFromSelf, { default: () => 0n }),
   destinationAccountNumber: Schema.String,
   destinationBankCode: Schema.String,
   destinationBankName: Schema.String,
@@ -219,9 +224,18 @@ export const FreshJournal = {
 
 /** A new movement: its request fields, a fresh journal, and the given lease. */
 export const newTransfer = (
-  fields: Omit<Transfer, keyof typeof FreshJournal | "leaseUntil" | "updatedAt"> & { readonly leaseUntil?: Date | null }
+  fields: Omit<Transfer, keyof typeof FreshJournal | "leaseUntil" | "updatedAt" | "reserveKobo"> & {
+    readonly leaseUntil?: Date | null
+    readonly reserveKobo?: bigint
+  }
 ): Transfer =>
-  new Transfer({ ...fields, ...FreshJournal, leaseUntil: fields.leaseUntil ?? null, updatedAt: fields.createdAt })
+  new Transfer({
+    ...fields,
+    ...FreshJournal,
+    reserveKobo: fields.reserveKobo ?? 0n,
+    leaseUntil: fields.leaseUntil ?? null,
+    updatedAt: fields.createdAt
+  })
 
 /** The journal fields a saga step may write. */
 export type TransferPatch = Partial<
@@ -240,3 +254,96 @@ export type TransferPatch = Partial<
     | "leaseUntil"
   >
 >
+
+// ---------------------------------------------------------------------------------------------
+// Disbursement plans
+// ---------------------------------------------------------------------------------------------
+
+export const PlanFrequency = Schema.Literal("daily", "weekly", "monthly")
+export const PlanWeekDay = Schema.Literal("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+/**
+ * Where a plan is in its life (the spec shows only `active`; the others are ours, see Plans.ts):
+ * - awaiting_funds: created, the wallet does not cover the total yet;
+ * - active: paying on schedule;
+ * - depleted: a payout found the wallet short; it resumes (catching up) once the wallet covers the rest;
+ * - paused: a payout kept failing at the destination bank; resumes when the customer edits the plan;
+ * - completed: the last cycle is paid.
+ */
+export const PlanState = Schema.Literal("awaiting_funds", "active", "depleted", "paused", "completed")
+export type PlanState = typeof PlanState.Type
+
+export class Plan extends Schema.Class<Plan>("Plan")({
+  id: Schema.String,
+  customerId: Schema.String,
+  /** the pot of the current schedule */
+  totalAmountKobo: Schema.BigIntFromSelf,
+  durationDays: Schema.Number,
+  frequency: PlanFrequency,
+  weekDay: Schema.NullOr(PlanWeekDay),
+  /** "HH:MM" in timeZone */
+  scheduledTime: Schema.String,
+  timeZone: Schema.String,
+  withdrawalAccountNumber: Schema.String,
+  withdrawalBankCode: Schema.String,
+  withdrawalBankName: Schema.String,
+  withdrawalAccountName: Schema.String,
+  nameEnquirySessionId: Schema.String,
+  state: PlanState,
+  /** cycles of the current schedule */
+  cycleCount: Schema.Number,
+  /** the global instalment number of the current schedule's cycle 0 (schedules replaced by an edit keep their numbers) */
+  cycleBase: Schema.Number,
+  /** the current schedule's next cycle to pay (0-based); cycleCount when all are paid */
+  nextCycle: Schema.Number,
+  /** local date of cycle 0 ("YYYY-MM-DD"), fixed at activation */
+  anchorDate: Schema.NullOr(Schema.String),
+  /** when the next cycle is due (or its retry); null unless active */
+  nextDueAt: Schema.NullOr(Schema.DateFromSelf),
+  borrowCount: Schema.Number,
+  /** a scheduler process working on the plan holds it until then */
+  leaseUntil: Schema.NullOr(Schema.DateFromSelf),
+  /** optimistic concurrency: every save increments it and requires the value read */
+  version: Schema.Number,
+  activatedAt: Schema.NullOr(Schema.DateFromSelf),
+  completedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+}) {}
+
+export const InstalmentKind = Schema.Literal("scheduled", "borrow")
+export const InstalmentStatus = Schema.Literal("open", "paid")
+
+/**
+ * One cycle of a plan: unique per (planId, cycle), so however many schedulers run, a cycle has one
+ * record and at most one live payout attempt (`transactionId`). A failed attempt clears the link;
+ * the next attempt is a new transaction with a new idempotency key (`attempts` counts them).
+ */
+export class Instalment extends Schema.Class<Instalment>("Instalment")({
+  planId: Schema.String,
+  /** global instalment number (plan.cycleBase + the schedule's cycle index) */
+  cycle: Schema.Number,
+  amountKobo: Schema.BigIntFromSelf,
+  /** borrow: paid early at the customer's request; scheduled otherwise */
+  kind: InstalmentKind,
+  status: InstalmentStatus,
+  /** failed payout attempts at the destination bank (not counting a short wallet) */
+  attempts: Schema.Number,
+  /** the live payout attempt, if any */
+  transactionId: Schema.NullOr(Schema.String),
+  dueAt: Schema.DateFromSelf,
+  paidAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+}) {}
+
+/** A notice raised to a customer about their money (plan_depleted, disbursement_failed, …), kept for them and for admins. */
+export class Notice extends Schema.Class<Notice>("Notice")({
+  id: Schema.String,
+  customerId: Schema.String,
+  planId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(Schema.String),
+  kind: Schema.String,
+  message: Schema.String,
+  createdAt: Schema.DateFromSelf
+}) {}

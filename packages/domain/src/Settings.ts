@@ -46,3 +46,53 @@ export const get = <A>(setting: Setting<A>) =>
       )
     )
   })
+
+const Count = Schema.Int.pipe(Schema.greaterThanOrEqualTo(0))
+const PositiveCount = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
+const KoboAmount = KoboJson.pipe(Schema.filter((n) => n >= 0n || "must not be negative"))
+
+export interface PlanLimits {
+  /** the smallest instalment a plan may have (₦1 by default) */
+  readonly minInstalmentKobo: bigint
+  /** the largest pot (₦100m by default) */
+  readonly maxTotalKobo: bigint
+  /** the longest plan (10 years by default) */
+  readonly maxDurationDays: number
+}
+
+export const PlanLimitsSetting: Setting<PlanLimits> = {
+  key: "plans.limits",
+  schema: Schema.Struct({ minInstalmentKobo: KoboAmount, maxTotalKobo: KoboAmount, maxDurationDays: PositiveCount }),
+  defaultValue: { minInstalmentKobo: 100n, maxTotalKobo: 10_000_000_000n, maxDurationDays: 3650 }
+}
+
+/** Borrow: lifetime cap per plan (the spec's 3). */
+export const BorrowCap: Setting<number> = { key: "plans.borrow.lifetimeCap", schema: Count, defaultValue: 3 }
+
+export interface ExtraCashRules {
+  /** flat fee on the amount, on top of the NIP fee: 400 = 4% (the spec's) */
+  readonly feeBasisPoints: bigint
+  /** per local day in the plan's time zone (the spec's 3) */
+  readonly perDay: number
+  /** per plan, lifetime (the spec's 5) */
+  readonly perPlan: number
+}
+
+export const ExtraCashSetting: Setting<ExtraCashRules> = {
+  key: "plans.extraCash",
+  schema: Schema.Struct({ feeBasisPoints: KoboAmount, perDay: Count, perPlan: Count }),
+  defaultValue: { feeBasisPoints: 400n, perDay: 3, perPlan: 5 }
+}
+
+export interface PayoutRetryRules {
+  /** failed payouts of one instalment at the destination bank before the plan is paused */
+  readonly maxAttempts: number
+  /** wait before trying a failed instalment again */
+  readonly retryAfterMinutes: number
+}
+
+export const PayoutRetrySetting: Setting<PayoutRetryRules> = {
+  key: "plans.payoutRetry",
+  schema: Schema.Struct({ maxAttempts: PositiveCount, retryAfterMinutes: PositiveCount }),
+  defaultValue: { maxAttempts: 3, retryAfterMinutes: 60 }
+}

@@ -28,9 +28,10 @@ import {
   WithdrawalsNotAllowed
 } from "./Errors.js"
 import * as Fees from "./Fees.js"
+import * as Notices from "./Notices.js"
 import { newTransfer, type Transfer, type TransferPatch } from "./Models.js"
 import { formatNaira, type Kobo } from "./Money.js"
-import { AccountRepo, Ids, MovementInFlight, Notifier, SecretHasher, TransferRepo } from "./Ports.js"
+import { Ids, MovementInFlight, SecretHasher, TransferRepo } from "./Ports.js"
 import * as Settings from "./Settings.js"
 import {
   decide,
@@ -43,6 +44,9 @@ import {
 import { now, requireAccount } from "./UseCase.js"
 
 export const LEASE = Duration.minutes(2)
+
+/** The failure reason of a movement the wallet could not cover (nothing was debited). */
+export const INSUFFICIENT_BALANCE = "Insufficient balance"
 
 export const journalOf = (t: Transfer): TransferJournal => ({
   id: t.id,
@@ -133,8 +137,8 @@ export const drive = (transferId: string) =>
             yield* write({ failureReason: `Could not read the account: ${snapshot.reason}` })
             break
           }
-          if (snapshot.value.withdrawableBalanceKobo < debitTotal) {
-            yield* write({ failureReason: "Insufficient balance" })
+          if (snapshot.value.withdrawableBalanceKobo < debitTotal + t.reserveKobo) {
+            yield* write({ failureReason: INSUFFICIENT_BALANCE })
             break
           }
           const answer = yield* ask(
@@ -270,23 +274,18 @@ export const drive = (transferId: string) =>
 
 /**
  * Tells the customer that money taken for a movement came back: `disbursement_failed` for plan
- * payouts, `transfer_failed` otherwise. Sent whatever the notification preferences say: it is a
- * statement about their money, not marketing. A delivery problem never fails the saga.
+ * payouts, `transfer_failed` otherwise (stored and emailed, see Notices.ts).
  */
 const notifyFailure = (t: Transfer) =>
-  Effect.gen(function*() {
-    const found = yield* (yield* AccountRepo).findByCoreAccountNumber(t.sourceAccountNumber)
-    if (Option.isNone(found)) return
-    const naira = formatNaira(t.amountKobo)
-    yield* (yield* Notifier).send({
-      channel: "email",
-      to: found.value.account.email,
-      subject: t.purpose === "disbursement" ? "Your scheduled payout did not go through" : "Your transfer did not go through",
-      text: `Your ${naira} transfer to ${t.destinationAccountName} (${t.destinationAccountNumber}) failed: ` +
-        `${t.failureReason ?? "the bank did not complete it"}. The money, with its fee, is back in your account.`,
-      kind: t.purpose === "disbursement" ? "disbursement_failed" : "transfer_failed"
-    })
-  }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("failure notification not sent", cause)))
+  Notices.raise({
+    customerId: t.customerId,
+    kind: t.purpose === "disbursement" ? "disbursement_failed" : "transfer_failed",
+    subject: t.purpose === "disbursement" ? "Your scheduled payout did not go through" : "Your transfer did not go through",
+    message: `Your ${formatNaira(t.amountKobo)} transfer to ${t.destinationAccountName} (${t.destinationAccountNumber}) failed: ` +
+      `${t.failureReason ?? "the bank did not complete it"}. The money, with its fee, is back in your account.`,
+    planId: t.planId,
+    transactionId: t.id
+  })
 
 const requery = (reference: string) =>
   Effect.flatMap(CoreBanking, (bank) => ask("requery", bank.requery(reference))).pipe(

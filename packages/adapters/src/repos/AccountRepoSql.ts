@@ -164,6 +164,7 @@ export const AccountRepoSql = Layer.effect(
           WHERE account_id = ${accountId} AND core_account_number IS NULL
           RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb),
       findByCoreAccountNumber: (accountNumber) => selectJoined(sql`c.core_account_number = ${accountNumber}`),
+      findByCustomerId: (customerId) => selectJoined(sql`c.id = ${customerId}`),
       listWithBankAccount: (afterAccountId, limit) =>
         sql<{ accountId: string; accountNumber: string }>`
           SELECT account_id, core_account_number AS account_number FROM customers

@@ -58,7 +58,12 @@ export const TransactionRepoSql = Layer.effect(
         rows(sql`
           SELECT * FROM transactions
           WHERE customer_id = ${customerId} AND created_at >= ${from} AND created_at < ${until}
-          ORDER BY created_at, id`)
+          ORDER BY created_at, id`),
+      listForCustomerByPurpose: (customerId, purpose) =>
+        rows(sql`
+          SELECT * FROM transactions
+          WHERE customer_id = ${customerId} AND purpose = ${purpose}
+          ORDER BY created_at DESC, id DESC`)
     })
   })
 )

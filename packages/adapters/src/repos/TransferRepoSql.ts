@@ -9,7 +9,8 @@ import { decodeRows, orDieDb, uniqueViolation } from "./SqlSupport.js"
 const TransferRow = Schema.Struct({
   ...Transfer.fields,
   amountKobo: Schema.BigInt,
-  feeKobo: Schema.BigInt
+  feeKobo: Schema.BigInt,
+  reserveKobo: Schema.BigInt
 })
 
 /** The partial unique index that allows one movement in flight per customer (migration 0003). */
@@ -63,6 +64,7 @@ export const TransferRepoSql = Layer.effect(
           purpose: t.purpose,
           amountKobo: t.amountKobo.toString(),
           feeKobo: t.feeKobo.toString(),
+          reserveKobo: t.reserveKobo.toString(),
           status: t.status,
           retrievalReference: refs.debit,
           transferReference: refs.transfer,

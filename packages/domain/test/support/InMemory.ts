@@ -371,6 +371,7 @@ export const AccountRepoLive = Layer.effect(
           })]
         }),
       findByCoreAccountNumber: (accountNumber) => find((a) => a.customer.coreAccountNumber === accountNumber),
+      findByCustomerId: (customerId) => find((a) => a.customer.id === customerId),
       listWithBankAccount: (afterAccountId, limit) =>
         Effect.map(Ref.get(ref), (st) =>
           [...st.accounts.values()]
@@ -524,7 +525,12 @@ export const TransactionRepoLive = Layer.effect(
           .filter((t) =>
             t.customerId === customerId && t.createdAt.getTime() >= from.getTime() && t.createdAt.getTime() < until.getTime()
           )
-          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))),
+    listForCustomerByPurpose: (customerId, purpose) =>
+      Effect.map(Ref.get(ref), (st) =>
+        st.transactions
+          .filter((t) => t.customerId === customerId && t.purpose === purpose)
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)))
   }))
 )
 

@@ -3,8 +3,8 @@
  * (customer, key), one movement in flight per customer, leases and due work for claimDue.
  */
 import { Context, Effect, Layer, Option, Ref } from "effect"
-import { type Transfer, Transfer as TransferClass } from "../../src/Models.js"
-import { MovementInFlight, TransferRepo } from "../../src/Ports.js"
+import { type Notice, type Transfer, Transfer as TransferClass } from "../../src/Models.js"
+import { MovementInFlight, NoticeRepo, TransferRepo } from "../../src/Ports.js"
 import { SettingsStore } from "../../src/Settings.js"
 
 export class TransferStore extends Context.Tag("test/TransferStore")<TransferStore, Ref.Ref<ReadonlyMap<string, Transfer>>>() {
@@ -52,7 +52,25 @@ export const InMemoryTransferRepoLive = Layer.effect(
     }))
 )
 
+/** Notices raised (plan_depleted, disbursement_failed, …), in order. */
+export class NoticeStore extends Context.Tag("test/NoticeStore")<NoticeStore, Ref.Ref<ReadonlyArray<Notice>>>() {
+  static readonly all = Effect.flatMap(NoticeStore, Ref.get)
+  static readonly kinds = Effect.map(NoticeStore.all, (ns) => ns.map((n) => n.kind))
+}
+
+export const InMemoryNoticeRepoLive = Layer.effect(
+  NoticeRepo,
+  Effect.map(NoticeStore, (ref) =>
+    NoticeRepo.of({
+      record: (notice) => Ref.update(ref, (ns) => [...ns, notice]),
+      listForCustomer: (customerId) =>
+        Effect.map(Ref.get(ref), (ns) =>
+          ns.filter((n) => n.customerId === customerId).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()))
+    }))
+).pipe(Layer.provideMerge(Layer.effect(NoticeStore, Ref.make<ReadonlyArray<Notice>>([]))))
+
 export const InMemoryTransfersLive = Layer.mergeAll(
+  InMemoryNoticeRepoLive,
   InMemoryTransferRepoLive.pipe(
     Layer.provideMerge(Layer.effect(TransferStore, Ref.make<ReadonlyMap<string, Transfer>>(new Map())))
   ),

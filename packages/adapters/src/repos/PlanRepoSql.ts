@@ -1,0 +1,229 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { decodeRows, orDieDb, uniqueViolation } from "./SqlSupport.js"
+
+/** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
+const PlanRow = Schema.Struct({
+  ...Plan.fields,
+  totalAmountKobo: Schema.BigInt
+})
+
+/** A plan_instalments row. */
+const InstalmentRow = Schema.Struct({
+  ...Instalment.fields,
+  amountKobo: Schema.BigInt
+})
+
+/** The partial unique index that allows one plan that is not completed per customer (migration 0005). */
+const OPEN_PLAN_INDEX = "disbursement_plans_one_open_key"
+
+type Rows = Effect.Effect<ReadonlyArray<unknown>, SqlError>
+
+/**
+ * Plans are `disbursement_plans` rows, written with optimistic concurrency (`version`); a partial
+ * unique index on (customer_id) WHERE state <> 'completed' keeps one open plan per customer. Leases
+ * (claimDue, claimInactive, release) only write lease_until, never the version.
+ */
+export const PlanRepoSql = Layer.effect(
+  PlanRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const decodePlans = decodeRows(PlanRow)
+    const decodeInstalments = decodeRows(InstalmentRow)
+
+    const plans = (query: Rows) => query.pipe(Effect.flatMap(decodePlans), Effect.map((rs) => rs.map((r) => new Plan(r))))
+    const plan = (query: Rows) => plans(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
+    const instalments = (query: Rows) =>
+      query.pipe(Effect.flatMap(decodeInstalments), Effect.map((rs) => rs.map((r) => new Instalment(r))))
+    const instalment = (query: Rows) => instalments(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
+
+    /** The row or a defect: a statement that must return one did not. */
+    const theOne = (what: string) => <A, E, R>(effect: Effect.Effect<Option.Option<A>, E, R>): Effect.Effect<A, E, R> =>
+      Effect.flatMap(effect, Option.match({
+        onNone: () => Effect.dieMessage(`PlanRepo.${what}: no row`),
+        onSome: (a: A) => Effect.succeed(a)
+      }))
+
+    /** Every column `save` writes: all but id, customer_id, created_at, lease_until (and version, which it increments). */
+    const savedColumns = (p: Plan) => ({
+      totalAmountKobo: p.totalAmountKobo.toString(),
+      durationDays: p.durationDays,
+      frequency: p.frequency,
+      weekDay: p.weekDay,
+      scheduledTime: p.scheduledTime,
+      timeZone: p.timeZone,
+      withdrawalAccountNumber: p.withdrawalAccountNumber,
+      withdrawalBankCode: p.withdrawalBankCode,
+      withdrawalBankName: p.withdrawalBankName,
+      withdrawalAccountName: p.withdrawalAccountName,
+      nameEnquirySessionId: p.nameEnquirySessionId,
+      state: p.state,
+      cycleCount: p.cycleCount,
+      cycleBase: p.cycleBase,
+      nextCycle: p.nextCycle,
+      anchorDate: p.anchorDate,
+      nextDueAt: p.nextDueAt,
+      borrowCount: p.borrowCount,
+      activatedAt: p.activatedAt,
+      completedAt: p.completedAt,
+      updatedAt: p.updatedAt
+    })
+
+    const insert = (p: Plan): Effect.Effect<Plan, PlanConflict> =>
+      // its own transaction, or a savepoint of the caller's: a refused insert does not abort the caller's
+      sql.withTransaction(plan(sql`
+        INSERT INTO disbursement_plans ${
+        sql.insert({
+          id: p.id,
+          customerId: p.customerId,
+          ...savedColumns(p),
+          leaseUntil: p.leaseUntil,
+          version: p.version,
+          createdAt: p.createdAt
+        })
+      }
+        RETURNING *`)).pipe(
+        theOne("insert"),
+        Effect.catchTag("SqlError", (error): Effect.Effect<never, PlanConflict | SqlError> => {
+          const constraint = uniqueViolation(error)
+          return constraint !== undefined && constraint.includes(OPEN_PLAN_INDEX)
+            ? Effect.fail(new PlanConflict())
+            : Effect.fail(error)
+        }),
+        Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die })
+      )
+
+    const save = (p: Plan): Effect.Effect<Plan, PlanConflict> =>
+      plan(sql`
+        UPDATE disbursement_plans SET ${sql.update(savedColumns(p))}, version = version + 1
+        WHERE id = ${p.id} AND version = ${p.version}
+        RETURNING *`).pipe(
+        orDieDb,
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new PlanConflict()),
+          onSome: Effect.succeed
+        }))
+      )
+
+    /**
+     * Leases the plans the `select` picks (ids only, FOR UPDATE SKIP LOCKED), in one transaction, so
+     * concurrent claimers never take the same plan; returns them in `order`.
+     */
+    /** Leases the rows `select` picked (in its order, which the UPDATE's RETURNING does not keep). */
+    const claim = (
+      select: Effect.Effect<ReadonlyArray<{ readonly id: string }>, SqlError>,
+      leaseUntil: Date
+    ) =>
+      orDieDb(sql.withTransaction(Effect.gen(function*() {
+        const picked = yield* select
+        if (picked.length === 0) return []
+        const claimed = yield* plans(sql`
+          UPDATE disbursement_plans SET lease_until = ${leaseUntil}
+          WHERE ${sql.in("id", picked.map((r) => r.id))}
+          RETURNING *`)
+        const rank = new Map(picked.map((r, i) => [r.id, i]))
+        return [...claimed].sort((a, b) => rank.get(a.id)! - rank.get(b.id)!)
+      })))
+
+    return PlanRepo.of({
+      findForCustomer: (customerId) =>
+        orDieDb(plan(sql`
+          SELECT * FROM disbursement_plans WHERE customer_id = ${customerId}
+          ORDER BY (state <> 'completed') DESC, created_at DESC, id DESC
+          LIMIT 1`)),
+      findById: (id) => orDieDb(plan(sql`SELECT * FROM disbursement_plans WHERE id = ${id}`)),
+      insert,
+      save,
+      lock: (id) => orDieDb(plan(sql`SELECT * FROM disbursement_plans WHERE id = ${id} FOR UPDATE`)),
+      claimDue: (now, leaseUntil, limit) =>
+        claim(
+          sql<{ readonly id: string }>`
+            SELECT p.id FROM disbursement_plans p
+            WHERE p.state = 'active'
+              AND (p.lease_until IS NULL OR p.lease_until < ${now})
+              AND (
+                p.next_due_at <= ${now}
+                -- the open instalment's payout finished: settle it
+                OR EXISTS (
+                  SELECT 1 FROM plan_instalments i JOIN transactions t ON t.id = i.transaction_id
+                  WHERE i.plan_id = p.id AND i.status = 'open' AND t.status <> 'pending'
+                )
+              )
+            ORDER BY p.next_due_at NULLS LAST, p.id
+            LIMIT ${limit}
+            FOR UPDATE OF p SKIP LOCKED`,
+          leaseUntil
+        ),
+      claimInactive: (now, leaseUntil, limit) =>
+        claim(
+          sql<{ readonly id: string }>`
+            SELECT id FROM disbursement_plans
+            WHERE state IN ('awaiting_funds', 'depleted')
+              AND (lease_until IS NULL OR lease_until < ${now})
+            -- never claimed first, then the longest since its last claim (the activation job lets the
+            -- lease of a plan still short of funds expire, so every plan gets its turn), then updated_at
+            ORDER BY lease_until NULLS FIRST, updated_at, id
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED`,
+          leaseUntil
+        ),
+      release: (id) => orDieDb(sql`UPDATE disbursement_plans SET lease_until = NULL WHERE id = ${id}`).pipe(Effect.asVoid),
+      findInstalment: (planId, cycle) =>
+        orDieDb(instalment(sql`SELECT * FROM plan_instalments WHERE plan_id = ${planId} AND cycle = ${cycle}`)),
+      ensureInstalment: (i) =>
+        Effect.gen(function*() {
+          const inserted = yield* instalment(sql`
+            INSERT INTO plan_instalments ${
+            sql.insert({
+              planId: i.planId,
+              cycle: i.cycle,
+              amountKobo: i.amountKobo.toString(),
+              kind: i.kind,
+              status: i.status,
+              attempts: i.attempts,
+              transactionId: i.transactionId,
+              dueAt: i.dueAt,
+              paidAt: i.paidAt,
+              createdAt: i.createdAt,
+              updatedAt: i.updatedAt
+            })
+          }
+            ON CONFLICT (plan_id, cycle) DO NOTHING
+            RETURNING *`)
+          if (Option.isSome(inserted)) return inserted.value
+          // DO NOTHING: it exists (a concurrent insert waited on is committed by now, and this
+          // separate statement sees it under READ COMMITTED)
+          return yield* instalment(sql`SELECT * FROM plan_instalments WHERE plan_id = ${i.planId} AND cycle = ${i.cycle}`).pipe(
+            theOne("ensureInstalment")
+          )
+        }).pipe(orDieDb),
+      saveInstalment: (i) =>
+        instalment(sql`
+          UPDATE plan_instalments SET ${
+          sql.update({
+            kind: i.kind,
+            status: i.status,
+            attempts: i.attempts,
+            transactionId: i.transactionId,
+            amountKobo: i.amountKobo.toString(),
+            dueAt: i.dueAt,
+            paidAt: i.paidAt,
+            updatedAt: i.updatedAt
+          })
+        }
+          WHERE plan_id = ${i.planId} AND cycle = ${i.cycle}
+          RETURNING *`).pipe(theOne("saveInstalment"), orDieDb),
+      listInstalments: (planId) =>
+        orDieDb(instalments(sql`SELECT * FROM plan_instalments WHERE plan_id = ${planId} ORDER BY cycle`)),
+      countMovements: (planId, purpose, since) =>
+        orDieDb(sql<{ readonly total: string | number }>`
+          SELECT count(*) AS total FROM transactions
+          WHERE plan_id = ${planId} AND type = 'transfer' AND purpose = ${purpose} AND status <> 'failed'
+            ${since === null ? sql`` : sql`AND created_at >= ${since}`}`).pipe(
+          Effect.map((rows) => Number(rows[0]?.total ?? 0))
+        )
+    })
+  })
+)

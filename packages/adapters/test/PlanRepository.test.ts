@@ -1,0 +1,653 @@
+/**
+ * PlanRepoSql, NoticeRepoSql, TransactionRepo.listForCustomerByPurpose and Transfer.reserveKobo
+ * against a real database: PGlite, or PostgreSQL when TEST_DATABASE_URL is set. On PostgreSQL the
+ * concurrency tests really run statements in parallel on several connections.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import {
+  Account,
+  AccountRepo,
+  Customer,
+  Instalment,
+  newTransfer,
+  Notice,
+  NoticeRepo,
+  Plan,
+  PlanConflict,
+  PlanRepo,
+  TransactionRepo,
+  type TransactionPurpose,
+  Transfer,
+  TransferRepo,
+  UnitOfWork
+} from "@app/domain"
+import { Effect, Either, Layer, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { AppConfigTest } from "../src/AppConfig.js"
+import { adaptersLayer } from "../src/Live.js"
+import { describeBackend, TestSqlLayer } from "../src/testing/TestDatabase.js"
+
+const Repos = () => adaptersLayer(TestSqlLayer).pipe(Layer.provide(AppConfigTest()))
+
+const at = new Date("2026-01-01T10:00:00.000Z")
+const later = (ms: number) => new Date(at.getTime() + ms)
+
+let counter = 0
+const newCustomer = Effect.gen(function*() {
+  const accountId = randomUUID()
+  const n = ++counter
+  const customer = new Customer({
+    id: randomUUID(),
+    accountId,
+    customerStatus: "active",
+    kycStatus: "bvn_verified",
+    referralCode: randomUUID().slice(0, 8).toUpperCase(),
+    referredBy: null,
+    pinHash: null,
+    smsEnabled: true,
+    emailEnabled: true,
+    createdAt: at,
+    updatedAt: at,
+    coreAccountNumber: `31${String(n).padStart(8, "0")}${randomUUID().slice(0, 4)}`
+  })
+  yield* (yield* AccountRepo).create({
+    account: new Account({
+      id: accountId,
+      email: `plan-${n}-${randomUUID().slice(0, 8)}@example.com`,
+      phone: null,
+      passwordHash: "hash",
+      firstName: "Ada",
+      lastName: "Obi",
+      otherNames: null,
+      dateOfBirth: "1990-01-31",
+      gender: "female",
+      address: "1 Marina, Lagos",
+      emailVerified: true,
+      phoneVerified: false,
+      createdAt: at,
+      updatedAt: at
+    }),
+    customer
+  })
+  return customer
+})
+
+type PlanFields = ConstructorParameters<typeof Plan>[0]
+
+/** An active daily plan of 30 cycles, next due at `at`, unless overridden. */
+const plan = (customerId: string, overrides: Partial<PlanFields> = {}) =>
+  new Plan({
+    id: randomUUID(),
+    customerId,
+    totalAmountKobo: 3_000_000n,
+    durationDays: 30,
+    frequency: "daily",
+    weekDay: null,
+    scheduledTime: "09:00",
+    timeZone: "Africa/Lagos",
+    withdrawalAccountNumber: "0123456789",
+    withdrawalBankCode: "000013",
+    withdrawalBankName: "Guaranty Trust Bank",
+    withdrawalAccountName: "ADA OBI",
+    nameEnquirySessionId: "000013260101100000123456789012",
+    state: "active",
+    cycleCount: 30,
+    cycleBase: 0,
+    nextCycle: 0,
+    anchorDate: "2026-01-01",
+    nextDueAt: at,
+    borrowCount: 0,
+    leaseUntil: null,
+    version: 0,
+    activatedAt: at,
+    completedAt: null,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides
+  })
+
+const instalment = (planId: string, cycle: number, overrides: Partial<ConstructorParameters<typeof Instalment>[0]> = {}) =>
+  new Instalment({
+    planId,
+    cycle,
+    amountKobo: 100_000n,
+    kind: "scheduled",
+    status: "open",
+    attempts: 0,
+    transactionId: null,
+    dueAt: later(cycle * 86_400_000),
+    paidAt: null,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides
+  })
+
+/** A fresh movement of the customer (in flight: one at a time per customer). */
+const transfer = (
+  customerId: string,
+  fields: { planId?: string | null; purpose?: TransactionPurpose; createdAt?: Date; reserveKobo?: bigint } = {}
+) =>
+  newTransfer({
+    id: randomUUID(),
+    customerId,
+    sourceAccountNumber: "3000000001",
+    planId: fields.planId ?? null,
+    purpose: fields.purpose ?? "disbursement",
+    amountKobo: 100_000n,
+    feeKobo: 1_075n,
+    destinationAccountNumber: "0123456789",
+    destinationBankCode: "000013",
+    destinationBankName: "Guaranty Trust Bank",
+    destinationAccountName: "ADA OBI",
+    nameEnquirySessionId: "000013260101100000123456789012",
+    narration: "payout",
+    idempotencyKey: randomUUID(),
+    requestHash: "hash-1",
+    createdAt: fields.createdAt ?? at,
+    ...(fields.reserveKobo === undefined ? {} : { reserveKobo: fields.reserveKobo })
+  })
+
+/** Creates the movement and puts its account back, so the customer may start another. */
+const settledTransfer = (t: Transfer, status: "pending" | "confirmed" | "failed" = "confirmed") =>
+  Effect.gen(function*() {
+    const repo = yield* TransferRepo
+    const result = yield* repo.create(t)
+    expect(result.created).toBe(true)
+    return yield* repo.update(t.id, { status, restored: true, ...(status === "failed" ? { failureReason: "x" } : {}) }, t.createdAt)
+  })
+
+/** wall-clock time (it.effect runs on the TestClock, whose sleeps never wake on their own) */
+const realDelay = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it) => {
+  describe("insert, find and save", () => {
+    it.effect("round-trips every field: a bigint total above 2^53, nullable dates and fields", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const full = plan(customer.id, {
+          totalAmountKobo: 900_719_925_474_099_312n,
+          frequency: "weekly",
+          weekDay: "friday",
+          cycleBase: 4,
+          nextCycle: 2,
+          borrowCount: 1,
+          leaseUntil: later(30_000),
+          version: 7,
+          createdAt: later(1),
+          updatedAt: later(2)
+        })
+        const inserted = yield* repo.insert(full)
+        expect(inserted).toEqual(full)
+        expect(inserted).toBeInstanceOf(Plan)
+        expect(Option.getOrThrow(yield* repo.findById(full.id))).toEqual(full)
+        expect(Option.getOrThrow(yield* repo.findForCustomer(customer.id))).toEqual(full)
+
+        const other = yield* newCustomer
+        const awaiting = plan(other.id, {
+          state: "awaiting_funds",
+          anchorDate: null,
+          nextDueAt: null,
+          activatedAt: null
+        })
+        expect(yield* repo.insert(awaiting)).toEqual(awaiting)
+        expect(Option.getOrThrow(yield* repo.findById(awaiting.id))).toEqual(awaiting)
+
+        expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
+        expect(Option.isNone(yield* repo.findForCustomer(randomUUID()))).toBe(true)
+        expect(Option.isNone(yield* repo.lock(randomUUID()))).toBe(true)
+      }))
+
+    it.effect("one open plan per customer: a second is PlanConflict, allowed once the first is completed", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const first = yield* repo.insert(plan(customer.id))
+        for (const state of ["awaiting_funds", "active", "depleted", "paused"] as const) {
+          const refused = yield* Effect.either(repo.insert(plan(customer.id, { state, createdAt: later(10) })))
+          expect(refused).toEqual(Either.left(new PlanConflict()))
+        }
+        // a completed plan may always be added (history), and does not count as open
+        const oldCompleted = plan(customer.id, { state: "completed", completedAt: later(-1), createdAt: later(-10) })
+        yield* repo.insert(oldCompleted)
+        expect(Option.getOrThrow(yield* repo.findForCustomer(customer.id)).id).toBe(first.id)
+
+        const completed = yield* repo.save(new Plan({ ...first, state: "completed", nextDueAt: null, completedAt: later(100), updatedAt: later(100) }))
+        expect(completed).toMatchObject({ state: "completed", version: 1 })
+        // the most recently created of the completed ones when none is open
+        expect(Option.getOrThrow(yield* repo.findForCustomer(customer.id)).id).toBe(first.id)
+
+        const second = yield* repo.insert(plan(customer.id, { createdAt: later(200), updatedAt: later(200) }))
+        // the open one is preferred, even over a completed one created later
+        const third = plan(customer.id, { state: "completed", createdAt: later(300), updatedAt: later(300) })
+        yield* repo.insert(third)
+        expect(Option.getOrThrow(yield* repo.findForCustomer(customer.id)).id).toBe(second.id)
+        expect(Either.isLeft(yield* Effect.either(repo.insert(plan(customer.id))))).toBe(true)
+      }))
+
+    it.effect("a refused insert inside a unit of work does not abort it", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const uow = yield* UnitOfWork
+        const customer = yield* newCustomer
+        const first = yield* repo.insert(plan(customer.id))
+        const found = yield* uow.atomically(Effect.gen(function*() {
+          const refused = yield* Effect.either(repo.insert(plan(customer.id)))
+          expect(Either.isLeft(refused)).toBe(true)
+          return yield* repo.findById(first.id)
+        }))
+        expect(Option.getOrThrow(found)).toEqual(first)
+      }))
+
+    it.effect("save writes every field but id, customerId, createdAt and leaseUntil, and increments the version", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const original = yield* repo.insert(plan(customer.id, { leaseUntil: later(5_000) }))
+        const changed = new Plan({
+          ...original,
+          customerId: randomUUID(),
+          totalAmountKobo: 900_719_925_474_099_312n,
+          durationDays: 60,
+          frequency: "monthly",
+          weekDay: "monday",
+          scheduledTime: "18:30",
+          timeZone: "America/New_York",
+          withdrawalAccountNumber: "9999999999",
+          withdrawalBankCode: "000014",
+          withdrawalBankName: "Access Bank",
+          withdrawalAccountName: "ADA O OBI",
+          nameEnquirySessionId: "session-2",
+          state: "depleted",
+          cycleCount: 2,
+          cycleBase: 3,
+          nextCycle: 1,
+          anchorDate: "2026-02-01",
+          nextDueAt: null,
+          borrowCount: 2,
+          leaseUntil: null,
+          activatedAt: later(1),
+          completedAt: later(2),
+          createdAt: later(3),
+          updatedAt: later(4)
+        })
+        const saved = yield* repo.save(changed)
+        const expected = new Plan({
+          ...changed,
+          customerId: original.customerId,
+          createdAt: original.createdAt,
+          leaseUntil: original.leaseUntil,
+          version: original.version + 1
+        })
+        expect(saved).toEqual(expected)
+        expect(Option.getOrThrow(yield* repo.findById(original.id))).toEqual(expected)
+
+        // and again, from what it returned
+        const again = yield* repo.save(new Plan({ ...saved, state: "active", updatedAt: later(5) }))
+        expect(again).toMatchObject({ state: "active", version: 2, updatedAt: later(5) })
+      }))
+
+    it.effect("save with a stale version is PlanConflict and changes nothing", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const original = yield* repo.insert(plan(customer.id))
+        const winner = yield* repo.save(new Plan({ ...original, borrowCount: 1, updatedAt: later(1) }))
+        const stale = yield* Effect.either(repo.save(new Plan({ ...original, state: "paused", updatedAt: later(2) })))
+        expect(stale).toEqual(Either.left(new PlanConflict()))
+        expect(Option.getOrThrow(yield* repo.findById(original.id))).toEqual(winner)
+        // a version from the future, or an unknown plan, too
+        expect(Either.isLeft(yield* Effect.either(repo.save(new Plan({ ...winner, version: 5 }))))).toBe(true)
+        expect(Either.isLeft(yield* Effect.either(repo.save(plan(customer.id))))).toBe(true)
+        expect(Option.getOrThrow(yield* repo.findById(original.id))).toEqual(winner)
+      }))
+
+    it.effect("lock holds the row until the unit of work ends: a concurrent save waits, then conflicts", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const uow = yield* UnitOfWork
+        const customer = yield* newCustomer
+        const original = yield* repo.insert(plan(customer.id))
+        const [locked, racer] = yield* Effect.all([
+          uow.atomically(Effect.gen(function*() {
+            const p = Option.getOrThrow(yield* repo.lock(original.id))
+            yield* realDelay(300)
+            return yield* repo.save(new Plan({ ...p, nextCycle: 1, updatedAt: later(1) }))
+          })),
+          Effect.zipRight(realDelay(100), Effect.either(repo.save(new Plan({ ...original, state: "paused", updatedAt: later(2) }))))
+        ], { concurrency: "unbounded" })
+        expect(locked).toMatchObject({ nextCycle: 1, version: 1, state: "active" })
+        expect(racer).toEqual(Either.left(new PlanConflict()))
+        expect(Option.getOrThrow(yield* repo.findById(original.id))).toEqual(locked)
+      }), { timeout: 30_000 })
+  })
+
+  describe("instalments", () => {
+    it.effect("ensureInstalment inserts once and returns the stored one; save and list", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const p = yield* repo.insert(plan(customer.id))
+        const big = instalment(p.id, 1, { amountKobo: 900_719_925_474_099_312n })
+        expect(yield* repo.ensureInstalment(big)).toEqual(big)
+        // a second call with other values returns the stored one and changes nothing
+        expect(yield* repo.ensureInstalment(instalment(p.id, 1, { amountKobo: 5n, kind: "borrow" }))).toEqual(big)
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 1))).toEqual(big)
+        expect(Option.isNone(yield* repo.findInstalment(p.id, 2))).toBe(true)
+
+        const zero = yield* repo.ensureInstalment(instalment(p.id, 0))
+        const two = yield* repo.ensureInstalment(instalment(p.id, 2, { kind: "borrow" }))
+        expect(yield* repo.listInstalments(p.id)).toEqual([zero, big, two])
+        expect(yield* repo.listInstalments(randomUUID())).toEqual([])
+
+        const transactionId = randomUUID()
+        const changed = new Instalment({
+          ...zero,
+          amountKobo: 123n,
+          kind: "borrow",
+          status: "paid",
+          attempts: 2,
+          transactionId,
+          dueAt: later(7),
+          paidAt: later(8),
+          createdAt: later(9), // not written
+          updatedAt: later(10)
+        })
+        const saved = yield* repo.saveInstalment(changed)
+        expect(saved).toEqual(new Instalment({ ...changed, createdAt: zero.createdAt }))
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(saved)
+        // back to null
+        const cleared = yield* repo.saveInstalment(new Instalment({ ...saved, status: "open", transactionId: null, paidAt: null }))
+        expect(cleared).toMatchObject({ status: "open", transactionId: null, paidAt: null, attempts: 2 })
+      }))
+
+    it.effect("concurrent ensureInstalment calls: one row, both return it", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const p = yield* repo.insert(plan(customer.id))
+        for (let cycle = 0; cycle < 5; cycle++) {
+          const candidates = Array.from({ length: 4 }, (_, k) => instalment(p.id, cycle, { attempts: k }))
+          const results = yield* Effect.all(candidates.map((i) => repo.ensureInstalment(i)), { concurrency: "unbounded" })
+          const stored = Option.getOrThrow(yield* repo.findInstalment(p.id, cycle))
+          expect(results).toEqual(candidates.map(() => stored))
+          expect(candidates).toContainEqual(stored)
+        }
+        expect((yield* repo.listInstalments(p.id)).map((i) => i.cycle)).toEqual([0, 1, 2, 3, 4])
+      }))
+
+    it.effect("concurrent ensureInstalment calls inside units of work: one row, both return it", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const uow = yield* UnitOfWork
+        const customer = yield* newCustomer
+        const p = yield* repo.insert(plan(customer.id))
+        const a = instalment(p.id, 0, { attempts: 1 })
+        const b = instalment(p.id, 0, { attempts: 2 })
+        const [first, second] = yield* Effect.all([
+          uow.atomically(Effect.zipLeft(repo.ensureInstalment(a), realDelay(300))),
+          Effect.zipRight(realDelay(100), uow.atomically(repo.ensureInstalment(b)))
+        ], { concurrency: "unbounded" })
+        expect(first).toEqual(a)
+        expect(second).toEqual(a)
+      }), { timeout: 30_000 })
+  })
+
+  describe("countMovements", () => {
+    it.effect("counts the plan's transfers of the purpose that have not failed, since the given instant", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const p = yield* repo.insert(plan(customer.id))
+        const other = yield* repo.insert(plan((yield* newCustomer).id))
+
+        yield* settledTransfer(transfer(customer.id, { planId: p.id, purpose: "disbursement", createdAt: later(1_000) }))
+        yield* settledTransfer(transfer(customer.id, { planId: p.id, purpose: "disbursement", createdAt: later(2_000) }), "pending")
+        const failing = yield* settledTransfer(transfer(customer.id, { planId: p.id, purpose: "disbursement", createdAt: later(3_000) }))
+        yield* settledTransfer(transfer(customer.id, { planId: p.id, purpose: "early_withdrawal", createdAt: later(4_000) }))
+        // not the plan's
+        yield* settledTransfer(transfer(customer.id, { planId: null, purpose: "disbursement", createdAt: later(5_000) }))
+        yield* settledTransfer(transfer(other.customerId, { planId: other.id, purpose: "disbursement", createdAt: later(6_000) }))
+
+        expect(yield* repo.countMovements(p.id, "disbursement", null)).toBe(3)
+        yield* (yield* TransferRepo).update(failing.id, { status: "failed", failureReason: "x" }, later(3_500))
+        expect(yield* repo.countMovements(p.id, "disbursement", null)).toBe(2)
+        expect(yield* repo.countMovements(p.id, "disbursement", later(2_000))).toBe(1) // inclusive
+        expect(yield* repo.countMovements(p.id, "disbursement", later(2_001))).toBe(0)
+        expect(yield* repo.countMovements(p.id, "early_withdrawal", null)).toBe(1)
+        expect(yield* repo.countMovements(p.id, "early_withdrawal", later(4_001))).toBe(0)
+        expect(yield* repo.countMovements(p.id, "manual_transfer", null)).toBe(0)
+        expect(yield* repo.countMovements(other.id, "disbursement", null)).toBe(1)
+        expect(yield* repo.countMovements(randomUUID(), "disbursement", null)).toBe(0)
+      }))
+  })
+})
+
+// A database of its own: claims look at every plan.
+layer(Repos(), { timeout: "60 seconds" })(`PlanRepo claims (${describeBackend()})`, (it) => {
+  const lease = 30_000
+  const claimDueMine = (ids: ReadonlyArray<string>, now: Date) =>
+    Effect.gen(function*() {
+      const claimed = yield* (yield* PlanRepo).claimDue(now, new Date(now.getTime() + lease), 1_000)
+      return claimed.filter((p) => ids.includes(p.id))
+    })
+  const claimInactiveMine = (ids: ReadonlyArray<string>, now: Date) =>
+    Effect.gen(function*() {
+      const claimed = yield* (yield* PlanRepo).claimInactive(now, new Date(now.getTime() + lease), 1_000)
+      return claimed.filter((p) => ids.includes(p.id))
+    })
+  const inserted = (p: Plan) => Effect.flatMap(PlanRepo, (repo) => repo.insert(p))
+  const withCustomer = (overrides: Partial<PlanFields>) => Effect.flatMap(newCustomer, (c) => inserted(plan(c.id, overrides)))
+
+  it.effect("claimDue takes active plans whose next cycle is due, sets the lease, keeps the version", () =>
+    Effect.gen(function*() {
+      const repo = yield* PlanRepo
+      const due = yield* withCustomer({ nextDueAt: later(1_000), version: 3 })
+      const notYet = yield* withCustomer({ nextDueAt: later(2_000) })
+      const others = yield* Effect.all([
+        withCustomer({ state: "awaiting_funds", nextDueAt: later(0) }),
+        withCustomer({ state: "depleted", nextDueAt: later(0) }),
+        withCustomer({ state: "paused", nextDueAt: later(0) }),
+        withCustomer({ state: "completed", nextDueAt: later(0) }),
+        withCustomer({ nextDueAt: null })
+      ])
+      const ids = [due.id, notYet.id, ...others.map((p) => p.id)]
+      expect(yield* claimDueMine(ids, later(999))).toEqual([])
+      const now = later(1_000)
+      const claimed = yield* claimDueMine(ids, now)
+      expect(claimed).toEqual([new Plan({ ...due, leaseUntil: new Date(now.getTime() + lease) })])
+      expect(Option.getOrThrow(yield* repo.findById(due.id))).toEqual(claimed[0])
+
+      // held by its lease until it expires (not at the instant); the other one is due by now
+      expect((yield* claimDueMine(ids, later(5_000))).map((p) => p.id)).toEqual([notYet.id])
+      expect(yield* claimDueMine([due.id], new Date(now.getTime() + lease))).toEqual([])
+      const reclaimed = yield* claimDueMine([due.id], new Date(now.getTime() + lease + 1))
+      expect(reclaimed.map((p) => p.id)).toEqual([due.id])
+
+      // release clears the lease, version unchanged
+      yield* repo.release(due.id)
+      expect(Option.getOrThrow(yield* repo.findById(due.id))).toEqual(due)
+      expect((yield* claimDueMine([due.id], later(1_000))).map((p) => p.id)).toEqual([due.id])
+
+      // a lease written by insert (or left by save) is respected too
+      const held = yield* withCustomer({ nextDueAt: later(0), leaseUntil: later(10_000_000) })
+      expect(yield* claimDueMine([held.id], later(9_000_000))).toEqual([])
+      expect((yield* claimDueMine([held.id], later(10_000_001))).map((p) => p.id)).toEqual([held.id])
+    }))
+
+  it.effect("claimDue takes a plan whose open instalment's payout is no longer pending", () =>
+    Effect.gen(function*() {
+      const repo = yield* PlanRepo
+      const transfers = yield* TransferRepo
+      const customer = yield* newCustomer
+      const p = yield* inserted(plan(customer.id, { nextDueAt: later(100_000_000) }))
+      const payout = yield* transfers.create(transfer(customer.id, { planId: p.id })).pipe(Effect.map((r) => r.transfer))
+      yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId: payout.id }))
+      // pending, even restored: not yet
+      expect(yield* claimDueMine([p.id], later(1_000))).toEqual([])
+      yield* transfers.update(payout.id, { restored: true, transferState: "pending" }, later(1))
+      expect(yield* claimDueMine([p.id], later(1_000))).toEqual([])
+
+      yield* transfers.update(payout.id, { status: "confirmed", transferState: "successful" }, later(2))
+      expect((yield* claimDueMine([p.id], later(1_000))).map((x) => x.id)).toEqual([p.id])
+      yield* repo.release(p.id)
+
+      // settled: the instalment is paid, nothing left to do
+      yield* repo.saveInstalment(instalment(p.id, 0, { transactionId: payout.id, status: "paid", paidAt: later(3) }))
+      expect(yield* claimDueMine([p.id], later(1_000))).toEqual([])
+
+      // a failed payout waits to be settled too, but only while the plan is active
+      const failed = yield* transfers.create(transfer(customer.id, { planId: p.id })).pipe(Effect.map((r) => r.transfer))
+      yield* transfers.update(failed.id, { status: "failed", failureReason: "x", restored: true }, later(4))
+      yield* repo.ensureInstalment(instalment(p.id, 1, { transactionId: failed.id }))
+      expect((yield* claimDueMine([p.id], later(1_000))).map((x) => x.id)).toEqual([p.id])
+      yield* repo.release(p.id)
+      yield* repo.save(new Plan({ ...p, state: "paused", updatedAt: later(5) }))
+      expect(yield* claimDueMine([p.id], later(1_000))).toEqual([])
+    }))
+
+  it.effect("claimDue: earliest due first, at most `limit`", () =>
+    Effect.gen(function*() {
+      const repo = yield* PlanRepo
+      // due before every other plan of this database, so they come first
+      const base = new Date("2000-01-01T00:00:00.000Z").getTime()
+      const plans = yield* Effect.all([0, 1, 2].map((i) => withCustomer({ nextDueAt: new Date(base + (3 - i) * 1000) })))
+      const now = later(200_000_000)
+      const claimed = yield* repo.claimDue(now, new Date(now.getTime() + lease), 2)
+      expect(claimed.map((p) => p.id)).toEqual([plans[2]!.id, plans[1]!.id])
+      const rest = yield* repo.claimDue(now, new Date(now.getTime() + lease), 1)
+      expect(rest.map((p) => p.id)).toEqual([plans[0]!.id])
+    }))
+
+  it.effect("concurrent claimDue calls never return the same plan", () =>
+    Effect.gen(function*() {
+      const repo = yield* PlanRepo
+      const plans = yield* Effect.all(Array.from({ length: 30 }, (_, i) => withCustomer({ nextDueAt: later(i) })))
+      const ids = plans.map((p) => p.id)
+      const now = later(300_000_000)
+      const rounds = yield* Effect.all(
+        Array.from({ length: 6 }, () => repo.claimDue(now, new Date(now.getTime() + lease), 7)),
+        { concurrency: "unbounded" }
+      )
+      const claimed = rounds.flat().map((p) => p.id)
+      expect(rounds.every((r) => r.length <= 7)).toBe(true)
+      expect(new Set(claimed).size).toBe(claimed.length)
+      // each call's plans come earliest due first
+      for (const r of rounds) {
+        const dues = r.map((p) => p.nextDueAt!.getTime())
+        expect(dues).toEqual([...dues].sort((a, b) => a - b))
+      }
+      const rest = (yield* repo.claimDue(now, new Date(now.getTime() + lease), 1_000)).map((p) => p.id)
+      expect(rest.filter((id) => claimed.includes(id))).toEqual([])
+      expect([...claimed, ...rest].filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort())
+      expect(yield* repo.claimDue(now, new Date(now.getTime() + lease), 1_000)).toEqual([])
+    }))
+
+  it.effect("claimInactive takes plans awaiting funds or depleted: never claimed first, then oldest lease, then least recently updated", () =>
+    Effect.gen(function*() {
+      const repo = yield* PlanRepo
+      const base = new Date("1999-01-01T00:00:00.000Z").getTime()
+      const depleted = yield* withCustomer({ state: "depleted", updatedAt: new Date(base + 2_000), version: 4 })
+      const awaiting = yield* withCustomer({ state: "awaiting_funds", nextDueAt: null, updatedAt: new Date(base + 1_000) })
+      const others = yield* Effect.all([
+        withCustomer({ state: "active", updatedAt: new Date(base) }),
+        withCustomer({ state: "paused", updatedAt: new Date(base) }),
+        withCustomer({ state: "completed", updatedAt: new Date(base) })
+      ])
+      const held = yield* withCustomer({ state: "depleted", updatedAt: new Date(base), leaseUntil: later(60_000) })
+      const ids = [depleted.id, awaiting.id, held.id, ...others.map((p) => p.id)]
+      const now = later(1_000)
+      const claimed = yield* claimInactiveMine(ids, now)
+      const leaseUntil = new Date(now.getTime() + lease)
+      expect(claimed).toEqual([new Plan({ ...awaiting, leaseUntil }), new Plan({ ...depleted, leaseUntil })])
+      expect(yield* claimInactiveMine(ids, later(2_000))).toEqual([])
+
+      // once every lease expired: the oldest lease first (held's was the latest), so a caller that
+      // lets leases expire visits every plan in turn
+      expect((yield* claimInactiveMine(ids, later(100_000))).map((p) => p.id)).toEqual([awaiting.id, depleted.id, held.id])
+
+      yield* repo.release(depleted.id)
+      expect(Option.getOrThrow(yield* repo.findById(depleted.id))).toEqual(depleted)
+    }))
+})
+
+layer(Repos(), { timeout: "60 seconds" })(`NoticeRepo, TransactionRepo and TransferRepo additions (${describeBackend()})`, (it) => {
+  it.effect("notices: record and list newest first, per customer", () =>
+    Effect.gen(function*() {
+      const repo = yield* NoticeRepo
+      const customer = yield* newCustomer
+      const other = yield* newCustomer
+      const planId = randomUUID()
+      const old = new Notice({
+        id: randomUUID(),
+        customerId: customer.id,
+        planId,
+        transactionId: randomUUID(),
+        kind: "disbursement_failed",
+        message: "Your payout could not be sent",
+        createdAt: later(1)
+      })
+      const recent = new Notice({
+        id: randomUUID(),
+        customerId: customer.id,
+        planId: null,
+        transactionId: null,
+        kind: "plan_depleted",
+        message: "Fund your wallet",
+        createdAt: later(2)
+      })
+      yield* repo.record(old)
+      yield* repo.record(recent)
+      yield* repo.record(new Notice({ ...recent, id: randomUUID(), customerId: other.id }))
+      const listed = yield* repo.listForCustomer(customer.id)
+      expect(listed).toEqual([recent, old])
+      expect(listed[0]).toBeInstanceOf(Notice)
+      expect(yield* repo.listForCustomer(randomUUID())).toEqual([])
+    }))
+
+  it.effect("listForCustomerByPurpose: every row of the purpose, newest first", () =>
+    Effect.gen(function*() {
+      const transactions = yield* TransactionRepo
+      const customer = yield* newCustomer
+      const a = yield* settledTransfer(transfer(customer.id, { purpose: "early_withdrawal", createdAt: later(1_000) }), "failed")
+      const b = yield* settledTransfer(transfer(customer.id, { purpose: "early_withdrawal", createdAt: later(3_000) }))
+      yield* settledTransfer(transfer(customer.id, { purpose: "disbursement", createdAt: later(2_000) }))
+      const c = yield* settledTransfer(transfer(customer.id, { purpose: "early_withdrawal", createdAt: later(3_000) }), "pending")
+      yield* settledTransfer(transfer((yield* newCustomer).id, { purpose: "early_withdrawal", createdAt: later(2_000) }))
+      yield* transactions.recordDeposit({
+        id: randomUUID(),
+        customerId: customer.id,
+        amountKobo: 5_000n,
+        providerReference: "dep-1",
+        postedAt: later(4_000),
+        now: later(4_000)
+      })
+
+      const listed = yield* transactions.listForCustomerByPurpose(customer.id, "early_withdrawal")
+      const sameInstant = [b.id, c.id].sort().reverse()
+      expect(listed.map((t) => t.id)).toEqual([...sameInstant, a.id])
+      expect(listed.map((t) => t.status)).toContain("failed")
+      expect((yield* transactions.listForCustomerByPurpose(customer.id, "deposit")).map((t) => t.amountKobo)).toEqual([5_000n])
+      expect(yield* transactions.listForCustomerByPurpose(customer.id, "manual_transfer")).toEqual([])
+    }))
+
+  it.effect("reserveKobo round-trips through TransferRepo (above 2^53), and defaults to 0", () =>
+    Effect.gen(function*() {
+      const repo = yield* TransferRepo
+      const customer = yield* newCustomer
+      const reserved = transfer(customer.id, { purpose: "early_withdrawal", reserveKobo: 900_719_925_474_099_312n })
+      expect((yield* repo.create(reserved)).transfer).toEqual(reserved)
+      expect(Option.getOrThrow(yield* repo.findById(reserved.id)).reserveKobo).toBe(900_719_925_474_099_312n)
+      const updated = yield* repo.update(reserved.id, { restored: true, status: "confirmed" }, later(1))
+      expect(updated.reserveKobo).toBe(900_719_925_474_099_312n)
+      // the idempotent replay returns it too
+      const replay = yield* repo.create(new Transfer({ ...reserved, id: randomUUID() }))
+      expect(replay.created).toBe(false)
+      expect(replay.transfer.reserveKobo).toBe(900_719_925_474_099_312n)
+
+      const plain = transfer(customer.id)
+      expect(plain.reserveKobo).toBe(0n)
+      yield* repo.create(plain)
+      expect(Option.getOrThrow(yield* repo.findById(plain.id)).reserveKobo).toBe(0n)
+    }))
+})
