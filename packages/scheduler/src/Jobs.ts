@@ -5,7 +5,7 @@
  * logged and the job keeps its schedule; stopping the layer stops every timer and interrupts the
  * runs in progress (safe: money-moving jobs journal every step and resume from the journal).
  */
-import { Banking, Housekeeping, Transfers } from "@app/domain"
+import { Banking, Housekeeping, Plans, Transfers } from "@app/domain"
 import { Cron } from "croner"
 import { Cause, Effect, FiberSet, Layer } from "effect"
 
@@ -54,8 +54,13 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
     })
   )
 
-/** Every job of the service. Later issues add due payouts. */
+/** Every job of the service. */
 export const SchedulerLive = scheduleJobs([
+  // due plan payouts: claimed in batches (SKIP LOCKED + lease), missed cycles caught up in order;
+  // at start-up too, so a restart pays what fell due while the service was down
+  { name: "due-payouts", schedule: "* * * * *", run: Plans.processDuePayouts(), runOnStart: true },
+  // plans whose wallet now covers them start (or resume after running dry)
+  { name: "activate-plans", schedule: "* * * * *", run: Plans.activateFundedPlans(), runOnStart: true },
   // saga recovery (drivers that died) and reconciliation of pending transfers; once at start-up too,
   // so a crash is recovered as soon as the service is back. Requeries follow each transfer's own
   // backoff (TransferPolicy), so running every minute asks the bank no more often than that.
