@@ -27,7 +27,8 @@
  * - refused while a payout of the plan is in progress.
  */
 import { Duration, Effect, Option } from "effect"
-import { passOtpGate, withConsumedOtp } from "./Auth.js"
+import { passOtpGate } from "./Auth.js"
+import { consumeOtp } from "./Otp.js"
 import { BalanceCache, banks } from "./Banking.js"
 import * as Beneficiaries from "./Beneficiaries.js"
 import { CoreBanking } from "./CoreBanking.js"
@@ -38,6 +39,7 @@ import {
   IdempotencyConflict,
   InvalidPlanTerms,
   NoBankAccount,
+  OtpGateRejected,
   PayoutInProgress,
   PlanNotActive,
   PlanNotFound,
@@ -49,7 +51,7 @@ import { Instalment, newTransfer, Plan, type Transfer } from "./Models.js"
 import { formatNaira, type Kobo } from "./Money.js"
 import * as Notices from "./Notices.js"
 import * as Schedule from "./PlanSchedule.js"
-import { AccountRepo, Ids, MovementInFlight, PlanRepo, SecretHasher, TransactionRepo, TransferRepo } from "./Ports.js"
+import { AccountRepo, Ids, MovementInFlight, OtpRepo, PlanRepo, SecretHasher, TransactionRepo, TransferRepo } from "./Ports.js"
 import * as Settings from "./Settings.js"
 import { drive, INSUFFICIENT_BALANCE, LEASE } from "./Transfers.js"
 import { atomically, now, requireAccount } from "./UseCase.js"
@@ -120,13 +122,17 @@ const requireCustomer = (accountId: string) => Effect.map(requireAccount(account
 /** The customer's plan (the open one, else the latest completed one), or none. */
 export const findPlan = (customerId: string) => Effect.flatMap(PlanRepo, (repo) => repo.findForCustomer(customerId))
 
-/** `GET /disbursements/plan`: the customer's plan or PlanNotFound. */
+/**
+ * `GET /disbursements/plan`: the customer's plan or PlanNotFound. A plan waiting for funds (or
+ * depleted) is checked against the wallet first, so a customer who just funded it sees it active
+ * at once rather than after the activation job's next run.
+ */
 export const getPlan = (accountId: string) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const plan = yield* findPlan(customer.id)
     if (Option.isNone(plan)) return yield* new PlanNotFound()
-    return plan.value
+    return yield* activateIfFunded(plan.value)
   }).pipe(Effect.withSpan("Plans.getPlan"))
 
 /** The per-cycle amount a client shows: the regular instalment (the last one also carries the remainder). */
@@ -232,25 +238,38 @@ export const upsertPlan = (accountId: string, input: PlanInput) =>
         createdAt: at,
         updatedAt: at
       })
-    ).pipe(Effect.catchTag("PlanConflict", () => Effect.dieMessage("a concurrent request created the plan first")))
-    return yield* activateIfFunded(plan)
+    ).pipe(Effect.either)
+    if (plan._tag === "Left") {
+      // a concurrent request created the plan first: this one edits it, as it would a moment later
+      const winner = Option.getOrThrow(yield* repo.findForCustomer(customer.id))
+      return yield* edit(winner.id, input, terms, cycles, destination)
+    }
+    return yield* activateIfFunded(plan.right)
   }).pipe(Effect.withSpan("Plans.upsertPlan"))
 
 const scheduleChanged = (plan: Plan, input: PlanInput, terms: Schedule.ScheduleTerms) =>
   plan.totalAmountKobo !== input.totalAmountKobo || plan.durationDays !== terms.durationDays ||
   plan.frequency !== terms.frequency || plan.weekDay !== terms.weekDay
 
+/**
+ * The edit, under the plan's row lock, in one transaction with `gate` (the OTP consumption of a
+ * PATCH: both happen or neither). The wallet is checked for activation after the commit, never
+ * while the transaction (and, on PGlite, the one connection) is held across a provider call.
+ * A concurrent save (the scheduler settling a payout) is retried.
+ */
 const edit = (
   planId: string,
   input: PlanInput,
   terms: Schedule.ScheduleTerms,
   cycles: number,
-  destination: Destination
+  destination: Destination,
+  gate: Effect.Effect<void, OtpGateRejected, OtpRepo> = Effect.void
 ) =>
   Effect.gen(function*() {
     const repo = yield* PlanRepo
     const at = yield* now
     const saved = yield* atomically(Effect.gen(function*() {
+      yield* gate
       const plan = Option.getOrThrow(yield* repo.lock(planId))
       const current = yield* repo.findInstalment(plan.id, plan.cycleBase + plan.nextCycle)
       if (Option.isSome(current) && current.value.transactionId !== null && current.value.status === "open") {
@@ -299,8 +318,12 @@ const edit = (
         })
       )
     }))
-    return yield* activateIfFunded(saved)
-  }).pipe(Effect.catchTag("PlanConflict", () => Effect.fail(new PayoutInProgress())))
+    return saved
+  }).pipe(
+    Effect.retry({ times: 3, while: (e) => e._tag === "PlanConflict" }),
+    Effect.catchTag("PlanConflict", () => Effect.fail(new PayoutInProgress())),
+    Effect.flatMap(activateIfFunded)
+  )
 
 /**
  * `PATCH /disbursements/plan`: the same edit as POST on an existing plan, behind the OTP gate (a
@@ -314,8 +337,8 @@ export const patchPlan = (accountId: string, input: PlanInput, otpPinId: string,
     const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
     const destination = yield* verifyDestination(input)
     const otpId = yield* passOtpGate(accountId, otpPinId, otpCode)
-    const edited = yield* withConsumedOtp(otpId, edit(existing.value.id, input, terms, cycles, destination))
-    return edited
+    const consume = Effect.flatMap(consumeOtp(otpId), (used) => (used ? Effect.void : Effect.fail(new OtpGateRejected())))
+    return yield* edit(existing.value.id, input, terms, cycles, destination, consume)
   }).pipe(Effect.withSpan("Plans.patchPlan"))
 
 // ---------------------------------------------------------------------------------------------

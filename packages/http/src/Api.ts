@@ -15,6 +15,7 @@ import {
 } from "./BankingApi.js"
 import { Failures, NoData, success } from "./Envelope.js"
 import { Authentication } from "./Security.js"
+import { PlansApi, PlanView } from "./PlansApi.js"
 import { TransfersApi } from "./TransfersApi.js"
 import { TransactionsApi } from "./TransactionsApi.js"
 import {
@@ -180,7 +181,9 @@ export const CustomerProfile = Schema.Struct({
   pndActive: Schema.optional(Schema.Boolean),
   /** live balance in kobo (a number, as the spec says), under both names the spec uses */
   balance: Schema.optional(Schema.Number),
-  balanceKobo: Schema.optional(Schema.Number)
+  balanceKobo: Schema.optional(Schema.Number),
+  /** the customer's disbursement plan (the open one, else the latest completed one); null when none */
+  disbursementPlan: Schema.NullOr(PlanView)
 })
 
 export class CustomersApi extends HttpApiGroup.make("customers")
@@ -192,6 +195,12 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(bankAccountEndpoints.createBankAccount)
   .add(bankAccountEndpoints.balance)
   .add(bankAccountEndpoints.providerTransactions)
+  .add(
+    // the spec's other name of POST /auth/otp/request (same use case, same code)
+    HttpApiEndpoint.post("requestOtp", "/otp/request")
+      .addSuccess(success("Customer", Schema.Struct({ pinId: Schema.String }), { message: "A code has been sent to your email." }))
+      .annotate(OpenApi.Description, "Alias of POST /api/v1/auth/otp/request: a code for an OTP-gated action, emailed; returns its pinId.")
+  )
   .middleware(Authentication)
   .prefix("/api/v1/customers")
   .annotate(OpenApi.Title, "Customers")
@@ -210,6 +219,7 @@ export class Api extends HttpApi.make("kobo-plans")
   .add(TransactionsApi)
   .add(BanksApi)
   .add(BeneficiariesApi.middleware(Authentication))
+  .add(PlansApi)
   .add(WebhooksApi)
   .addError(Failures[400])
   .addError(Failures[401])

@@ -4,6 +4,12 @@
  */
 import type {
   AccountNotActive,
+  BorrowNotEligible,
+  ExtraCashNotAllowed,
+  InvalidPlanTerms,
+  PayoutInProgress,
+  PlanNotActive,
+  PlanNotFound,
   IdempotencyConflict,
   InsufficientBalance,
   MovementInFlight,
@@ -44,7 +50,7 @@ import type {
   Unauthenticated
 } from "@app/domain"
 import { Effect } from "effect"
-import { HttpFailure } from "./Envelope.js"
+import { HttpFailure, validationFailure } from "./Envelope.js"
 
 export type DomainError =
   | AccountNotFound
@@ -86,6 +92,12 @@ export type DomainError =
   | MovementInFlight
   | TransferFailed
   | WithdrawalsNotAllowed
+  | PlanNotFound
+  | InvalidPlanTerms
+  | PlanNotActive
+  | PayoutInProgress
+  | BorrowNotEligible
+  | ExtraCashNotAllowed
 
 export const Messages = {
   authenticationRequired: "Authentication required",
@@ -171,6 +183,21 @@ const statusAndMessage = (e: DomainError): [number, string, unknown?] => {
       return [409, "This idempotencyKey was already used for a different request"]
     case "TransferFailed":
       return [400, `Transfer failed: ${e.reason}`, { transactionId: e.transactionId }]
+    case "PlanNotFound":
+      return [404, "No disbursement plan found"]
+    case "InvalidPlanTerms": {
+      // exactly what a schema validation failure answers (ErrorMiddleware): fieldErrors by field, formErrors []
+      const failure = validationFailure("", e.fieldErrors)
+      return [failure.status, failure.message, failure.error]
+    }
+    case "PlanNotActive":
+      return [400, "No active disbursement plan"]
+    case "PayoutInProgress":
+      return [400, "A payout of your plan is in progress; try again shortly"]
+    case "BorrowNotEligible":
+      return [400, e.reason]
+    case "ExtraCashNotAllowed":
+      return [400, e.reason]
     // The provider: the spec's 500 with a descriptive message. An unknown outcome is not a failure
     // of the operation: the client may retry safely (references are deduplicated).
     case "ProviderUnknownOutcome":

@@ -20,6 +20,7 @@ import {
   KycHandlers,
   WebhookHandlers
 } from "./handlers/BankingHandlers.js"
+import { PlanHandlers } from "./handlers/PlanHandlers.js"
 import { TransactionHandlers } from "./handlers/TransactionHandlers.js"
 import { TransferHandlers } from "./handlers/TransferHandlers.js"
 
@@ -33,6 +34,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     TransferHandlers,
     BankHandlers,
     BeneficiaryHandlers,
+    PlanHandlers,
     WebhookHandlers
   ]),
   Layer.provide(AuthenticationLive)

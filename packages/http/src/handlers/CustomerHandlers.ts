@@ -1,9 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type AccountWithCustomer, Auth, Banking } from "@app/domain"
+import { type AccountWithCustomer, Auth, Banking, Plans } from "@app/domain"
 import { Effect, Option } from "effect"
 import { providerTransactionView } from "./BankingHandlers.js"
 import { Api, CurrentAccount } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
+import { planView } from "./PlanHandlers.js"
 
 /** The account and customer fields of the profile; the banking fields are added once the bank account exists. */
 export const profileView = ({ account, customer }: AccountWithCustomer) => ({
@@ -64,12 +65,18 @@ export const CustomerHandlers = HttpApiBuilder.group(Api, "customers", (handlers
     .handle("me", () =>
       Effect.gen(function*() {
         const { account } = yield* CurrentAccount
-        const profile = profileView(yield* Auth.getProfile(account.id))
-        return { ...profile, ...(yield* bankingFields(account.id)) }
+        const found = yield* Auth.getProfile(account.id)
+        const plan = yield* Plans.findPlan(found.customer.id)
+        return {
+          ...profileView(found),
+          ...(yield* bankingFields(account.id)),
+          disbursementPlan: Option.match(plan, { onNone: () => null, onSome: planView })
+        }
       }).pipe(customer))
     .handle("createAccount", () => Effect.flatMap(CurrentAccount, ({ account }) => Banking.openBankAccount(account.id)).pipe(Effect.map(created), customer))
     .handle("createBankAccount", () =>
       Effect.flatMap(CurrentAccount, ({ account }) => Banking.openBankAccount(account.id)).pipe(Effect.map(created), customer))
+    .handle("requestOtp", () => Effect.flatMap(CurrentAccount, ({ account }) => Auth.requestActionOtp(account.id)).pipe(customer))
     .handle("balance", () =>
       Effect.flatMap(CurrentAccount, ({ account }) => Banking.balance(account.id)).pipe(
         Effect.map((kobo) => ({ balanceKobo: Number(kobo) })),

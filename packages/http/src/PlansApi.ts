@@ -1,0 +1,206 @@
+/**
+ * The HTTP contract of disbursement plans: the fee quote, the plan (create or edit, the OTP-gated
+ * edit, read), its payout history, Borrow and Extra Cash. Every endpoint needs the bearer token and
+ * answers with apiObject "Disbursement". Kobo amounts are decimal strings, as in the other contracts.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { KoboString, PlanFrequency, PlanState, PlanWeekDay } from "@app/domain"
+import { Schema } from "effect"
+import { AccountNumber, BankCode } from "./BankingApi.js"
+import { success } from "./Envelope.js"
+import { Authentication } from "./Security.js"
+import { Body, KoboJson, KoboQuery, msg, Name, OtpCode, Uuid } from "./Schemas.js"
+import { TransactionView } from "./TransactionsApi.js"
+import { MovementView } from "./TransfersApi.js"
+
+/**
+ * The ceiling of amounts the schemas accept (₦10bn). The effective plan limits are app settings
+ * (`plans.limits`), checked by the domain with their own messages; Extra Cash is capped by its quote.
+ */
+const MAX_KOBO = 1_000_000_000_000n
+
+/** One of `values`, with one message for a wrong value (rather than one per literal). */
+const oneOf = <const V extends string>(field: string, values: ReadonlyArray<V>) => {
+  const message = `${field} must be one of: ${values.join(", ")}`
+  return Schema.String.annotations(msg(message)).pipe(
+    Schema.filter((s): s is V => (values as ReadonlyArray<string>).includes(s), {
+      ...msg(message),
+      jsonSchema: { enum: [...values] }
+    })
+  )
+}
+
+const Frequency = oneOf("frequency", PlanFrequency.literals)
+const WeekDay = oneOf("weekDay", PlanWeekDay.literals)
+
+const DurationDays = Schema.Number.annotations(msg("durationDays must be a whole number of days")).pipe(
+  Schema.int(msg("durationDays must be a whole number of days")),
+  Schema.greaterThanOrEqualTo(1, msg("durationDays must be at least 1"))
+)
+
+/** Free text the domain checks (HH:MM, IANA zone), bounded here. */
+const ShortText = (field: string, max: number) =>
+  Schema.String.annotations(msg(`${field} must be a string`)).pipe(
+    Schema.minLength(1, msg(`${field} must not be empty`)),
+    Schema.maxLength(max, msg(`${field} must be at most ${max} characters`))
+  )
+
+/** An optional field; null (as the plan object shows it) counts as absent. */
+const optional = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.optionalWith(schema, { nullable: true, exact: true })
+
+const planFields = {
+  totalAmountKobo: KoboJson("totalAmountKobo", MAX_KOBO).annotations({ description: "the whole pot, integer kobo" }),
+  durationDays: DurationDays.annotations({ description: "total plan length in days" }),
+  frequency: Frequency,
+  weekDay: optional(WeekDay.annotations({ description: "required when frequency is weekly; ignored otherwise" })),
+  withdrawalAccountNumber: AccountNumber,
+  withdrawalBankCode: BankCode,
+  withdrawalAccountName: optional(Name.annotations({ description: "default: the name from NIP name enquiry" })),
+  scheduledTime: optional(ShortText("scheduledTime", 5).annotations({ description: "HH:MM on a 24-hour clock (default 09:00)" })),
+  scheduledTimezone: optional(ShortText("scheduledTimezone", 64).annotations({ description: "IANA zone (default UTC)" }))
+}
+
+export const PlanPayload = Body(planFields)
+export const PlanPatchPayload = Body({ ...planFields, otpPinId: Uuid, otpCode: OtpCode })
+
+/** The spec's DisbursementPlan, plus status, cycle counts, bank name and timestamps. */
+export const PlanView = Schema.Struct({
+  id: Schema.String,
+  customerId: Schema.String,
+  /** the regular per-cycle amount (the last instalment also carries the remainder) */
+  amount: KoboString,
+  totalAmountKobo: KoboString,
+  durationDays: Schema.Number,
+  frequency: PlanFrequency,
+  weekDay: Schema.NullOr(PlanWeekDay),
+  nextDueAt: Schema.NullOr(Schema.String),
+  withdrawalAccountNumber: Schema.String,
+  withdrawalBankCode: Schema.String,
+  withdrawalBankName: Schema.String,
+  withdrawalAccountName: Schema.String,
+  scheduledTime: Schema.String,
+  scheduledTimezone: Schema.String,
+  /** payouts stopped after repeated failures at the destination bank, until the plan is edited */
+  withdrawalBlocked: Schema.Boolean,
+  borrowCount: Schema.Number,
+  active: Schema.Boolean,
+  status: PlanState,
+  cyclesTotal: Schema.Number,
+  cyclesPaid: Schema.Number,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+const FeeLine = Schema.Struct({ feeKobo: KoboString, description: Schema.String })
+
+const PlanQuoteView = Schema.Struct({
+  amountKobo: KoboString,
+  depositFee: FeeLine,
+  disbursementFee: FeeLine,
+  totalFeesKobo: KoboString
+})
+
+const BorrowQuoteView = Schema.Struct({
+  eligible: Schema.Boolean,
+  amountKobo: KoboString,
+  /** why not, when not eligible */
+  reason: Schema.optional(Schema.String)
+})
+
+const ExtraCashQuoteView = Schema.Struct({
+  vaultBalanceKobo: KoboString,
+  reservedKobo: KoboString,
+  maxWithdrawalKobo: KoboString,
+  /** the flat fee as a fraction: 0.04 = 4% */
+  feeRate: Schema.Number,
+  usedToday: Schema.Number,
+  usedTotal: Schema.Number,
+  perDay: Schema.Number,
+  perPlan: Schema.Number
+})
+
+/** The movement row, as POST /transactions/transfer answers, with its id also as transactionId. */
+export const PlanMovementView = Schema.Struct({ ...MovementView.fields, transactionId: Schema.String })
+
+export class PlansApi extends HttpApiGroup.make("plans")
+  .add(
+    HttpApiEndpoint.get("quote", "/plan/quote")
+      .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_KOBO) }))
+      .addSuccess(success("Disbursement", PlanQuoteView))
+      .annotate(
+        OpenApi.Description,
+        "Fees of a payout of amountKobo: depositFee estimates what the customer's bank may charge to fund the wallet " +
+          "(not charged by us); disbursementFee is the NIP fee with VAT debited on top of each payout. 400 missing or invalid amountKobo."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("upsert", "/plan")
+      .setPayload(PlanPayload)
+      .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan saved." }))
+      .annotate(
+        OpenApi.Description,
+        "Creates the plan, or edits the open one. It is active once the wallet covers the pot. 400 'Validation error' " +
+          "(fieldErrors), account not found at the bank, no bank account, a payout in progress."
+      )
+  )
+  .add(
+    HttpApiEndpoint.patch("patch", "/plan")
+      .setPayload(PlanPatchPayload)
+      .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan updated." }))
+      .annotate(
+        OpenApi.Description,
+        "Edits the plan behind the OTP gate (a code from POST /auth/otp/request or /customers/otp/request). " +
+          "400 validation; 401 OTP invalid or expired; 404 no plan."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/plan")
+      .addSuccess(success("Disbursement", PlanView))
+      .annotate(OpenApi.Description, "The customer's plan. 404 'No disbursement plan found'.")
+  )
+  .add(
+    HttpApiEndpoint.get("history", "/history")
+      .addSuccess(success("Disbursement", Schema.Array(TransactionView)))
+      .annotate(OpenApi.Description, "The plan's payouts (scheduled and Borrow), Transaction rows with purpose disbursement, newest first.")
+  )
+  .add(
+    HttpApiEndpoint.get("borrowQuote", "/plan/borrow/quote")
+      .addSuccess(success("Disbursement", BorrowQuoteView))
+      .annotate(
+        OpenApi.Description,
+        "Whether the next period's payout can be had now, and how much; reason says why not. 404 without a plan."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("borrow", "/plan/borrow")
+      .setPayload(Body({ idempotencyKey: Uuid }))
+      .addSuccess(success("Disbursement", PlanMovementView, { message: "Borrow processed." }))
+      .annotate(
+        OpenApi.Description,
+        "Pays the next period's instalment now (status confirmed or pending). A repeated idempotencyKey returns the " +
+          "original movement. 400 not eligible (reason) or transfer failure; 404 no plan; 409 key reused for another request."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("extraCashQuote", "/plan/extra-cash/quote")
+      .addSuccess(success("Disbursement", ExtraCashQuoteView))
+      .annotate(
+        OpenApi.Description,
+        "The wallet balance, what the plan's remaining payouts and their NIP fees reserve, the largest Extra Cash " +
+          "withdrawal (its 4% fee and NIP fee included) and the caps used. 400 'No active disbursement plan'."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("extraCash", "/plan/extra-cash")
+      .setPayload(Body({ amountKobo: KoboJson("amountKobo", MAX_KOBO), idempotencyKey: Uuid }))
+      .addSuccess(success("Disbursement", PlanMovementView, { message: "Extra Cash processed." }))
+      .annotate(
+        OpenApi.Description,
+        "Withdraws unused vault balance to the plan's withdrawal account; the fees are debited on top. 400 validation, " +
+          "above the maximum, a cap reached, no active plan or transfer failure; 409 key reused for another request."
+      )
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/disbursements")
+  .annotate(OpenApi.Title, "Disbursements")
+{}
