@@ -7,7 +7,7 @@
  */
 import { Banking, Housekeeping, Plans, Transfers } from "@app/domain"
 import { Cron } from "croner"
-import { Cause, Effect, FiberSet, Layer } from "effect"
+import { Cause, Config, Effect, FiberSet, Layer } from "effect"
 
 export interface JobSpec<R> {
   readonly name: string
@@ -54,18 +54,55 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
     })
   )
 
+/** A croner pattern that croner accepts (checked at start-up, like every setting). */
+const cronPattern = (name: string, defaultValue: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(defaultValue),
+    Config.validate({
+      message: `${name}: must be a croner pattern, e.g. "* * * * *" (every minute)`,
+      validation: (pattern) => {
+        try {
+          new Cron(pattern, { paused: true }).stop()
+          return true
+        } catch {
+          return false
+        }
+      }
+    })
+  )
+
+const positive = (name: string, defaultValue: number, max: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(defaultValue),
+    Config.validate({ message: `${name}: must be between 1 and ${max}`, validation: (n) => n >= 1 && n <= max })
+  )
+
+/** How the due-payout job runs: when, how many plans per claim, how many payouts at once. */
+export const PayoutJobConfig = Config.all({
+  schedule: cronPattern("PAYOUT_SCHEDULE", "* * * * *"),
+  batchSize: positive("PAYOUT_BATCH_SIZE", 200, 10_000),
+  concurrency: positive("PAYOUT_CONCURRENCY", 16, 1_000)
+})
+
 /** Every job of the service. */
-export const SchedulerLive = scheduleJobs([
-  // due plan payouts: claimed in batches (SKIP LOCKED + lease), missed cycles caught up in order;
-  // at start-up too, so a restart pays what fell due while the service was down
-  { name: "due-payouts", schedule: "* * * * *", run: Plans.processDuePayouts(), runOnStart: true },
-  // plans whose wallet now covers them start (or resume after running dry)
-  { name: "activate-plans", schedule: "* * * * *", run: Plans.activateFundedPlans(), runOnStart: true },
-  // saga recovery (drivers that died) and reconciliation of pending transfers; once at start-up too,
-  // so a crash is recovered as soon as the service is back. Requeries follow each transfer's own
-  // backoff (TransferPolicy), so running every minute asks the bank no more often than that.
-  { name: "process-transfers", schedule: "* * * * *", run: Transfers.processDue(), runOnStart: true },
-  { name: "purge-expired-secrets", schedule: "17 3 * * *", run: Housekeeping.purgeExpiredSecrets, runOnStart: true },
-  // deposits whose webhook was lost are recorded within 5 minutes (recording is idempotent)
-  { name: "reconcile-deposits", schedule: "*/5 * * * *", run: Banking.reconcileDeposits() }
-])
+export const SchedulerLive = Layer.unwrapEffect(Effect.map(PayoutJobConfig, (payouts) =>
+  scheduleJobs([
+    // due plan payouts: claimed in batches (SKIP LOCKED + lease), missed cycles caught up in order;
+    // at start-up too, so a restart pays what fell due while the service was down
+    {
+      name: "due-payouts",
+      schedule: payouts.schedule,
+      run: Plans.processDuePayouts({ batchSize: payouts.batchSize, concurrency: payouts.concurrency }),
+      runOnStart: true
+    },
+    // plans whose wallet now covers them start (or resume after running dry)
+    { name: "activate-plans", schedule: "* * * * *", run: Plans.activateFundedPlans(), runOnStart: true },
+    // saga recovery (drivers that died) and reconciliation of pending transfers; once at start-up too,
+    // so a crash is recovered as soon as the service is back. Requeries follow each transfer's own
+    // backoff (TransferPolicy), so running every minute asks the bank no more often than that.
+    { name: "process-transfers", schedule: "* * * * *", run: Transfers.processDue(), runOnStart: true },
+    { name: "purge-expired-secrets", schedule: "17 3 * * *", run: Housekeeping.purgeExpiredSecrets, runOnStart: true },
+    // deposits whose webhook was lost are recorded within 5 minutes (recording is idempotent)
+    { name: "reconcile-deposits", schedule: "*/5 * * * *", run: Banking.reconcileDeposits() }
+  ])
+))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Ref } from "effect"
-import { scheduleJobs } from "../src/Jobs.js"
+import { ConfigProvider, Effect, Layer, Ref } from "effect"
+import { PayoutJobConfig, scheduleJobs } from "../src/Jobs.js"
 
 describe("scheduleJobs", () => {
   it.live("runs on start and on schedule, survives a failing run, and stops with its scope", () =>
@@ -35,4 +35,25 @@ describe("scheduleJobs", () => {
       expect(yield* Ref.get(maxActive)).toBe(1)
       expect(yield* Ref.get(active)).toBe(0) // interrupted and released on stop
     }), 10_000)
+})
+
+describe("PayoutJobConfig", () => {
+  const load = (env: Record<string, string>) =>
+    Effect.withConfigProvider(PayoutJobConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))
+
+  it.effect("every minute, 200 plans a claim, 16 payouts at once by default", () =>
+    Effect.gen(function*() {
+      expect(yield* load({})).toEqual({ schedule: "* * * * *", batchSize: 200, concurrency: 16 })
+      expect(yield* load({ PAYOUT_SCHEDULE: "*/10 * * * * *", PAYOUT_CONCURRENCY: "64" })).toMatchObject({
+        schedule: "*/10 * * * * *",
+        concurrency: 64
+      })
+    }))
+
+  it.effect("a pattern croner rejects, or a concurrency of 0, stops start-up with the variable's name", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(load({ PAYOUT_SCHEDULE: "every now", PAYOUT_CONCURRENCY: "0" }))
+      expect(String(error)).toContain("PAYOUT_SCHEDULE: must be a croner pattern")
+      expect(String(error)).toContain("PAYOUT_CONCURRENCY: must be between 1 and 1000")
+    }))
 })
