@@ -29,7 +29,7 @@
 import { Duration, Effect, Option } from "effect"
 import { passOtpGate } from "./Auth.js"
 import { consumeOtp } from "./Otp.js"
-import { BalanceCache, banks } from "./Banking.js"
+import { banks } from "./Banking.js"
 import * as Beneficiaries from "./Beneficiaries.js"
 import { CoreBanking } from "./CoreBanking.js"
 import {
@@ -766,9 +766,22 @@ const outcome = (t: Transfer) =>
     ? Effect.fail(new TransferFailed({ transactionId: t.id, reason: t.failureReason ?? "The transfer failed" }))
     : Effect.succeed(t)
 
-/** Drives a stored movement even if the client goes away, then settles the plan. */
-const driveAndSettle = (planId: string, transferId: string) =>
-  Effect.uninterruptible(Effect.zipLeft(drive(transferId), settle(planId)))
+/**
+ * A refusal that an identical request racing this one may have caused (its movement now holds the
+ * in-flight slot, the cycle or a cap): if a movement is stored under this request's key, that is
+ * the answer, as for a plain retry; otherwise the refusal stands.
+ */
+const replayOr = <E>(accountId: string, idempotencyKey: string, request: string, refusal: E) =>
+  Effect.gen(function*() {
+    const hash = yield* (yield* SecretHasher).digest("plan-request", request)
+    const customer = yield* requireCustomer(accountId)
+    const stored = yield* replay(customer.id, idempotencyKey, hash)
+    return Option.isSome(stored) ? stored.value : yield* Effect.fail(refusal)
+  })
+
+/** The outcome of a movement stored under the request's key, or a conflict if another request stored it. */
+const sameRequest = (t: Transfer, requestHash: string) =>
+  t.requestHash === requestHash ? outcome(t) : Effect.fail(new IdempotencyConflict())
 
 /**
  * `POST /disbursements/plan/borrow`: pays the next cycle now (no fee beyond its NIP fee). The cycle
@@ -786,7 +799,9 @@ export const borrow = (accountId: string, idempotencyKey: string) =>
     const planId = (yield* requireOpenPlan(customer.id)).id
     const repo = yield* PlanRepo
     const cap = yield* Settings.get(Settings.BorrowCap)
-    const started = yield* atomically(Effect.gen(function*() {
+    // stored and driven as one uninterruptible step: a client that goes away does not leave the
+    // customer's account in flight until recovery takes over
+    const started = yield* Effect.uninterruptible(atomically(Effect.gen(function*() {
       const at = yield* now
       const plan = Option.getOrThrow(yield* repo.lock(planId))
       const current = yield* repo.findInstalment(plan.id, cycleIndex(plan))
@@ -801,18 +816,22 @@ export const borrow = (accountId: string, idempotencyKey: string) =>
         requestHash,
         narration: `Borrow: plan payout ${plan.nextCycle + 1} of ${plan.cycleCount}`
       }, at)
-      if (!created.created) return created.transfer // an identical request won the race
+      // a concurrent request with the same key got there first: its movement is the answer (its
+      // own request drives it)
+      if (!created.created) return { transfer: created.transfer, created: false }
       yield* repo.saveInstalment(new Instalment({ ...instalment, kind: "borrow", transactionId: created.transfer.id, updatedAt: at }))
-      return created.transfer
-    }))
-    if (started.status !== "pending" || started.restored) return yield* outcome(started)
-    return yield* outcome(yield* driveAndSettle(planId, started.id))
+      return { transfer: created.transfer, created: true }
+    })).pipe(
+      Effect.flatMap(({ created, transfer }) =>
+        created ? Effect.zipLeft(drive(transfer.id), settle(planId)) : Effect.succeed(transfer)
+      )
+    ))
+    return yield* sameRequest(started, requestHash)
   }).pipe(
-    Effect.catchTag("MovementInFlight", (e) =>
-      Effect.flatMap(SecretHasher, (h) => h.digest("plan-request", "borrow")).pipe(
-        Effect.flatMap((hash) => Effect.flatMap(requireCustomer(accountId), (c) => replay(c.id, idempotencyKey, hash))),
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(e), onSome: Effect.succeed }))
-      )),
+    Effect.catchTags({
+      MovementInFlight: (e) => replayOr(accountId, idempotencyKey, "borrow", e),
+      BorrowNotEligible: (e) => replayOr(accountId, idempotencyKey, "borrow", e)
+    }),
     Effect.withSpan("Plans.borrow")
   )
 
@@ -919,7 +938,7 @@ export const extraCash = (accountId: string, amountKobo: Kobo, idempotencyKey: s
       })
     }
     const repo = yield* PlanRepo
-    const started = yield* atomically(Effect.gen(function*() {
+    const started = yield* Effect.uninterruptible(atomically(Effect.gen(function*() {
       const at = yield* now
       const locked = Option.getOrThrow(yield* repo.lock(plan.id))
       if (locked.state !== "active") return yield* new PlanNotActive()
@@ -939,18 +958,16 @@ export const extraCash = (accountId: string, amountKobo: Kobo, idempotencyKey: s
         requestHash,
         narration: "Extra Cash"
       }, at)
-      return created.transfer
-    }))
-    if (started.status !== "pending" || started.restored) return yield* outcome(started)
-    const t = yield* Effect.uninterruptible(drive(started.id))
-    yield* Effect.flatMap(BalanceCache, (c) => c.invalidate(t.sourceAccountNumber))
-    return yield* outcome(t)
+      return created
+    })).pipe(
+      Effect.flatMap(({ created, transfer }) => (created ? drive(transfer.id) : Effect.succeed(transfer)))
+    ))
+    return yield* sameRequest(started, requestHash)
   }).pipe(
-    Effect.catchTag("MovementInFlight", (e) =>
-      Effect.flatMap(SecretHasher, (h) => h.digest("plan-request", `extra-cash:${amountKobo}`)).pipe(
-        Effect.flatMap((hash) => Effect.flatMap(requireCustomer(accountId), (c) => replay(c.id, idempotencyKey, hash))),
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(e), onSome: Effect.succeed }))
-      )),
+    Effect.catchTags({
+      MovementInFlight: (e) => replayOr(accountId, idempotencyKey, `extra-cash:${amountKobo}`, e),
+      ExtraCashNotAllowed: (e) => replayOr(accountId, idempotencyKey, `extra-cash:${amountKobo}`, e)
+    }),
     Effect.withSpan("Plans.extraCash")
   )
 

@@ -186,6 +186,24 @@ describe("a daily plan, through its whole life", () => {
     })))
 })
 
+describe("Borrow idempotency", () => {
+  it.effect("identical concurrent requests make one movement and all get it; the key with another request is a conflict", () =>
+    withPlans(Effect.gen(function*() {
+      const ada = yield* fundedAda(1_000_000n)
+      yield* Plans.upsertPlan(ada.accountId, planInput())
+      yield* at("2026-11-21T08:00:00Z")
+      yield* Plans.processDuePayouts()
+      yield* at("2026-11-21T15:00:00Z")
+      const answers = yield* Effect.all(Array.from({ length: 5 }, () => Plans.borrow(ada.accountId, "same-key")), {
+        concurrency: "unbounded"
+      })
+      expect(new Set(answers.map((t) => t.id)).size).toBe(1)
+      expect(yield* paidOut).toBe(200_000n)
+      expect((yield* planOf(ada.customerId)).borrowCount).toBe(1)
+      expect((yield* Effect.flip(Plans.extraCash(ada.accountId, 1_000n, "same-key")))._tag).toBe("IdempotencyConflict")
+    })))
+})
+
 describe("a weekly plan", () => {
   it.effect("pays on its week day; after downtime every missed cycle is paid once, in order, and the schedule goes on", () =>
     withPlans(Effect.gen(function*() {

@@ -305,6 +305,17 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         yield* booksBalance
       }))
 
+    it.effect("concurrent identical Borrows (one key): every reply is the one movement, one debit", () =>
+      Effect.gen(function*() {
+        const c = yield* planCustomer("borrow-twins")
+        const key = randomUUID()
+        const replies = yield* Effect.all(Array.from({ length: 5 }, () => borrow(c.accessToken, key)), { concurrency: "unbounded" })
+        expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200])
+        expect(new Set(replies.map((r) => r.body.result.transactionId)).size).toBe(1)
+        expect(yield* balanceOf(c.accessToken)).toBe(2_000_000n - INSTALMENT - FEE)
+        yield* booksBalance
+      }))
+
     it.effect("0003: a Borrow the bank fails is 400 'Transfer failed', reversed, and leaves the cycle to the schedule", () =>
       Effect.gen(function*() {
         const c = yield* planCustomer("borrow-fail", { body: { withdrawalAccountNumber: "0123450003" } })
@@ -431,6 +442,19 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         // and afterwards, one at a time, the cap holds exactly
         for (let i = confirmed.length; i < 3; i++) expectSuccess(yield* extraCash(c.accessToken, 10_000), { apiObject: DISBURSEMENT })
         expectFailure(yield* extraCash(c.accessToken, 10_000), 400, "Extra Cash is limited to 3 a day", DISBURSEMENT)
+        yield* booksBalance
+      }))
+
+    it.effect("concurrent identical withdrawals (one key): every reply is the one movement, one debit", () =>
+      Effect.gen(function*() {
+        const c = yield* planCustomer("xc-twins")
+        const key = randomUUID()
+        const replies = yield* Effect.all(Array.from({ length: 5 }, () => extraCash(c.accessToken, 10_000, key)), {
+          concurrency: "unbounded"
+        })
+        expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200])
+        expect(new Set(replies.map((r) => r.body.result.transactionId)).size).toBe(1)
+        expect(yield* balanceOf(c.accessToken)).toBe(2_000_000n - 10_000n - extraCashFees(10_000n))
         yield* booksBalance
       }))
 
