@@ -5,9 +5,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import {
-  Account,
-  AccountRepo,
-  Customer,
   MovementInFlight,
   TransactionRepo,
   newTransfer,
@@ -21,51 +18,14 @@ import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"
 import { adaptersLayer } from "../src/Live.js"
 import { describeBackend, TestSqlLayer } from "../src/testing/TestDatabase.js"
+import { newCustomer as newCustomerOf } from "./support/Customers.js"
 
 const Repos = () => adaptersLayer(TestSqlLayer).pipe(Layer.provide(AppConfigTest()))
 
 const at = new Date("2026-01-01T10:00:00.000Z")
 const later = (ms: number) => new Date(at.getTime() + ms)
 
-let counter = 0
-const newCustomer = Effect.gen(function*() {
-  const accountId = randomUUID()
-  const n = ++counter
-  const customer = new Customer({
-    id: randomUUID(),
-    accountId,
-    customerStatus: "active",
-    kycStatus: "bvn_verified",
-    referralCode: randomUUID().slice(0, 8).toUpperCase(),
-    referredBy: null,
-    pinHash: null,
-    smsEnabled: true,
-    emailEnabled: true,
-    createdAt: at,
-    updatedAt: at,
-    coreAccountNumber: `30${String(n).padStart(8, "0")}${randomUUID().slice(0, 4)}`
-  })
-  yield* (yield* AccountRepo).create({
-    account: new Account({
-      id: accountId,
-      email: `transfer-${n}-${randomUUID().slice(0, 8)}@example.com`,
-      phone: null,
-      passwordHash: "hash",
-      firstName: "Ada",
-      lastName: "Obi",
-      otherNames: null,
-      dateOfBirth: "1990-01-31",
-      gender: "female",
-      address: "1 Marina, Lagos",
-      emailVerified: true,
-      phoneVerified: false,
-      createdAt: at,
-      updatedAt: at
-    }),
-    customer
-  })
-  return customer
-})
+const newCustomer = newCustomerOf("transfer", "30", at)
 
 /** A fresh saga (nothing done yet, in flight) unless overridden. */
 const transfer = (customerId: string, overrides: Partial<ConstructorParameters<typeof Transfer>[0]> = {}) =>

@@ -1,0 +1,50 @@
+/**
+ * Customers for repository tests: an active, BVN-verified customer with a bank account, inserted
+ * through AccountRepo, unique per call (email and account number), created at `createdAt`.
+ */
+import { Account, AccountRepo, Customer } from "@app/domain"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+
+let counter = 0
+
+/** `tag` names the test file in the email; `accountPrefix` (2 digits) keeps account numbers apart. */
+export const newCustomer = (tag: string, accountPrefix: string, createdAt: Date) =>
+  Effect.gen(function*() {
+    const accountId = randomUUID()
+    const n = ++counter
+    const customer = new Customer({
+      id: randomUUID(),
+      accountId,
+      customerStatus: "active",
+      kycStatus: "bvn_verified",
+      referralCode: randomUUID().slice(0, 8).toUpperCase(),
+      referredBy: null,
+      pinHash: null,
+      smsEnabled: true,
+      emailEnabled: true,
+      createdAt,
+      updatedAt: createdAt,
+      coreAccountNumber: `${accountPrefix}${String(n).padStart(8, "0")}${randomUUID().slice(0, 4)}`
+    })
+    yield* (yield* AccountRepo).create({
+      account: new Account({
+        id: accountId,
+        email: `${tag}-${n}-${randomUUID().slice(0, 8)}@example.com`,
+        phone: null,
+        passwordHash: "hash",
+        firstName: "Ada",
+        lastName: "Obi",
+        otherNames: null,
+        dateOfBirth: "1990-01-31",
+        gender: "female",
+        address: "1 Marina, Lagos",
+        emailVerified: true,
+        phoneVerified: false,
+        createdAt,
+        updatedAt: createdAt
+      }),
+      customer
+    })
+    return customer
+  })
