@@ -22,70 +22,36 @@
  * which also sees the adapter's retries). Exit 1 unless every transfer is confirmed and the
  * sandbox's books balance.
  */
-import { HttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
-import * as SqlClient from "@effect/sql/SqlClient"
-import { AppConfig, adaptersLayer, loadAppConfig } from "@app/adapters"
+import { AppConfig, adaptersLayer } from "@app/adapters"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
-import { pgLayer, pgliteLayer } from "@app/adapters/sql/Database"
-import {
-  Account,
-  AccountRepo,
-  Banking,
-  CoreBanking,
-  Customer,
-  Ids,
-  PasswordHasher,
-  referenceFor,
-  SecretHasher,
-  SecureRandom,
-  TestFunding,
-  TransferRepo,
-  Transfers
-} from "@app/domain"
+import { CoreBanking, PasswordHasher, TransferRepo, Transfers } from "@app/domain"
 import { conservation, SandboxServer, sandboxServerLayer } from "@app/sandbox"
-import {
-  Cause,
-  Context,
-  Duration,
-  Effect,
-  Exit,
-  Fiber,
-  FiberRef,
-  Layer,
-  Logger,
-  LogLevel,
-  Option,
-  Redacted
-} from "effect"
-import { randomInt, randomUUID } from "node:crypto"
+import { Cause, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import { randomUUID } from "node:crypto"
 import { performance } from "node:perf_hooks"
-import { PGlite } from "@electric-sql/pglite"
+import {
+  benchConfigLayer,
+  countBy,
+  dbProbe,
+  dbShapes,
+  dbStats,
+  httpStats,
+  installPgliteStatementStats,
+  instrumentedProviderLayer,
+  intArg,
+  makeFundedCustomer,
+  ms,
+  percentile,
+  portStats,
+  resetDbStats,
+  secs,
+  snapshot,
+  SqlLive
+} from "./support.js"
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
 // ---------------------------------------------------------------------------------------------
-
-const argValue = (name: string): string | undefined => {
-  const argv = process.argv.slice(2)
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!
-    if (a === `--${name}`) return argv[i + 1]
-    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3)
-  }
-  return undefined
-}
-
-const intArg = (name: string, fallback: number, min: number): number => {
-  const raw = argValue(name)
-  if (raw === undefined) return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < min) {
-    console.error(`--${name}: expected an integer ≥ ${min}, got ${JSON.stringify(raw)}`)
-    process.exit(2)
-  }
-  return n
-}
 
 const N = intArg("n", 2000, 1)
 const LATENCY_MS = intArg("latency", Number(process.env["SANDBOX_LATENCY_MS"] ?? 20) || 0, 0)
@@ -99,113 +65,14 @@ const DESTINATION = { accountNumber: "0123450001", bankCode: "000013", bankName:
 /** the adapter's concurrency limit; default: the adapter's own default, as the service runs it */
 const PERMITS = intArg("permits", HttpCoreBanking.CoreBankingHttpDefaults.maxConcurrency, 1)
 
-// ---------------------------------------------------------------------------------------------
-// Instrumentation: provider calls at the port, HTTP requests at the client
-// ---------------------------------------------------------------------------------------------
-
-interface OpStats {
-  calls: number
-  totalMs: number
-}
-
-const portStats = new Map<string, OpStats>()
-const httpStats = new Map<string, OpStats>()
-const currentOperation = FiberRef.unsafeMake<string>("(other)")
-
-const record = (stats: Map<string, OpStats>, key: string, ms: number) => {
-  const s = stats.get(key) ?? { calls: 0, totalMs: 0 }
-  s.calls++
-  s.totalMs += ms
-  stats.set(key, s)
-}
-
-const timedInto = <A, E, R>(stats: Map<string, OpStats>, key: string, effect: Effect.Effect<A, E, R>) =>
-  Effect.suspend(() => {
-    const start = performance.now()
-    return Effect.ensuring(effect, Effect.sync(() => record(stats, key, performance.now() - start)))
-  })
-
-/** Every operation of a port service, counted and timed, and named for the HTTP client below. */
-const instrument = <S extends object>(service: S, prefix: string): S => {
-  const wrapped: Record<string, unknown> = {}
-  for (const [name, member] of Object.entries(service)) {
-    const key = `${prefix}${name}`
-    const around = (effect: Effect.Effect<unknown, unknown, unknown>) =>
-      Effect.locally(timedInto(portStats, key, effect), currentOperation, key)
-    wrapped[name] = typeof member === "function"
-      ? (...args: Array<unknown>) => around(member(...args))
-      : Effect.isEffect(member)
-      ? around(member as Effect.Effect<unknown, unknown, unknown>)
-      : member
-  }
-  return wrapped as S
-}
-
-/** undici, with every request timed under the port operation that sent it. */
-const InstrumentedHttpClient = Layer.effect(
-  HttpClient.HttpClient,
-  Effect.map(HttpClient.HttpClient, (client) =>
-    HttpClient.transform(client, (effect) =>
-      Effect.flatMap(FiberRef.get(currentOperation), (operation) => timedInto(httpStats, operation, effect))))
-).pipe(Layer.provide(NodeHttpClient.layerUndici))
-
-/**
- * Diagnostic only: every statement PGlite runs (ours and the sandbox's share the one instance),
- * counted and timed. PGlite executes in WASM on the main thread, so this time is event-loop time.
- */
-const dbStats = { service: { n: 0, ms: 0 }, sandbox: { n: 0, ms: 0 }, control: { n: 0, ms: 0 } }
-/** per statement shape (its first 70 characters, whitespace collapsed) */
-const dbShapes = new Map<string, OpStats>()
-const resetDbStats = () => {
-  dbShapes.clear()
-  for (const s of Object.values(dbStats)) {
-    s.n = 0
-    s.ms = 0
-  }
-}
-for (const method of ["query", "exec"] as const) {
-  const proto = PGlite.prototype as unknown as Record<string, (...args: Array<unknown>) => Promise<unknown>>
-  const original = proto[method]!
-  proto[method] = async function(this: unknown, ...args: Array<unknown>) {
-    const start = performance.now()
-    try {
-      return await original.apply(this, args)
-    } finally {
-      const text = String(args[0]).trimStart().toUpperCase()
-      const bucket = /^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET TRANSACTION)/.test(text)
-        ? dbStats.control
-        : text.includes("SANDBOX_")
-        ? dbStats.sandbox
-        : dbStats.service
-      const elapsed = performance.now() - start
-      bucket.n++
-      bucket.ms += elapsed
-      record(dbShapes, String(args[0]).replace(/\s+/g, " ").trim().slice(0, 70), elapsed)
-    }
-  }
-}
+// Diagnostic only: every statement PGlite runs (ours and the sandbox's share the one instance).
+installPgliteStatementStats()
 
 // ---------------------------------------------------------------------------------------------
 // Layers
 // ---------------------------------------------------------------------------------------------
 
-const ConfigLive = Layer.effect(
-  AppConfig,
-  Effect.map(loadAppConfig, (config) => ({
-    ...config,
-    sandboxLatencyMs: LATENCY_MS,
-    notifyOutboxFile: Option.none(),
-    port: 0
-  }))
-)
-
-const SqlLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Option.match(config.databaseUrl, {
-      onNone: () => pgliteLayer(undefined),
-      onSome: pgLayer
-    }))
-)
+const ConfigLive = benchConfigLayer({ sandboxLatencyMs: LATENCY_MS })
 
 /** The in-process sandbox bank (its migrations run on the service's database), no webhook. */
 const SandboxLive = Layer.unwrapEffect(
@@ -220,28 +87,7 @@ const SandboxLive = Layer.unwrapEffect(
 )
 
 /** The real HTTP adapter towards the sandbox, its port services instrumented, with the domain caches. */
-const ProviderLive = Layer.unwrapEffect(
-  Effect.gen(function*() {
-    const config = yield* AppConfig
-    const sandbox = yield* SandboxServer
-    return HttpCoreBanking.layer({
-      baseUrl: sandbox.baseUrl,
-      token: config.coreBankingToken,
-      timeoutMs: config.coreBankingTimeoutMs,
-      maxConcurrency: PERMITS
-    }).pipe(Layer.provide(InstrumentedHttpClient))
-  })
-).pipe(
-  (adapter) =>
-    Layer.effectContext(Effect.gen(function*() {
-      const core = yield* CoreBanking
-      const funding = yield* TestFunding
-      return Context.make(CoreBanking, instrument(core, "")).pipe(
-        Context.add(TestFunding, instrument(funding, "TestFunding."))
-      )
-    })).pipe(Layer.provide(adapter)),
-  (provider) => Banking.BankingCachesLive.pipe(Layer.provideMerge(provider))
-)
+const ProviderLive = instrumentedProviderLayer(Effect.map(SandboxServer, (sandbox) => sandbox.baseUrl), PERMITS)
 
 const MainLive = ProviderLive.pipe(
   Layer.provideMerge(SandboxLive),
@@ -249,24 +95,6 @@ const MainLive = ProviderLive.pipe(
   Layer.provideMerge(ConfigLive),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-// ---------------------------------------------------------------------------------------------
-
-const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
-
-const ms = (n: number) => `${n.toFixed(1)} ms`
-const secs = (n: number) => `${(n / 1000).toFixed(2)} s`
-
-const countBy = (values: ReadonlyArray<string>) => {
-  const counts: Record<string, number> = {}
-  for (const v of values) counts[v] = (counts[v] ?? 0) + 1
-  return counts
-}
-
-const snapshot = (stats: Map<string, OpStats>) => new Map([...stats].map(([k, v]) => [k, { ...v }]))
 
 // ---------------------------------------------------------------------------------------------
 // Setup: N funded customers with a bank account
@@ -278,85 +106,10 @@ interface BenchCustomer {
   readonly nipSessionId: string
 }
 
-const REFERRAL_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-const runTag = randomInt(1000, 10_000).toString()
-
 const makeCustomer = (i: number, passwordHash: string) =>
   Effect.gen(function*() {
-    const repo = yield* AccountRepo
-    const ids = yield* Ids
-    const random = yield* SecureRandom
+    const { accountId } = yield* makeFundedCustomer(i, passwordHash, DEPOSIT_KOBO)
     const core = yield* CoreBanking
-    const at = new Date()
-    const accountId = yield* ids.next
-    const customerId = yield* ids.next
-    const email = `bench-${runTag}-${i}@example.com`
-    const phone = `+2349${runTag}${String(i).padStart(5, "0")}`
-    const identity = {
-      firstName: "Bench",
-      lastName: `Customer${i}`,
-      otherNames: null,
-      phone,
-      email,
-      dateOfBirth: "1990-01-01",
-      gender: "female" as const
-    }
-    yield* Effect.gen(function*() {
-      yield* repo.create({
-        account: new Account({
-          id: accountId,
-          email,
-          phone,
-          passwordHash,
-          firstName: identity.firstName,
-          lastName: identity.lastName,
-          otherNames: null,
-          dateOfBirth: identity.dateOfBirth,
-          gender: identity.gender,
-          address: "1 Marina, Lagos",
-          emailVerified: true,
-          phoneVerified: false,
-          createdAt: at,
-          updatedAt: at
-        }),
-        customer: new Customer({
-          id: customerId,
-          accountId,
-          customerStatus: "verified",
-          kycStatus: "pending",
-          referralCode: yield* random.fromAlphabet(8, REFERRAL_ALPHABET),
-          referredBy: null,
-          pinHash: null,
-          smsEnabled: true,
-          emailEnabled: true,
-          createdAt: at,
-          updatedAt: at
-        })
-      })
-    }).pipe(Effect.retry({ times: 3, while: (e) => e.field === "referralCode" }))
-
-    const bvn = `2${runTag}${String(i).padStart(6, "0")}`
-    const verified = yield* repo.setBvnVerified(accountId, {
-      bvnHash: yield* (yield* SecretHasher).digest("bvn", bvn),
-      firstName: identity.firstName,
-      lastName: identity.lastName,
-      phone,
-      address: "1 Marina, Lagos",
-      gender: identity.gender,
-      dateOfBirth: identity.dateOfBirth
-    }, at)
-    if (!verified) return yield* Effect.dieMessage(`customer ${i}: BVN not recorded`)
-
-    const reference = referenceFor("A", customerId)
-    const opened = yield* core.openAccount({ reference, ...identity })
-    if (!(yield* repo.setCoreAccount(accountId, { accountNumber: opened.accountNumber, reference }, at))) {
-      return yield* Effect.dieMessage(`customer ${i}: bank account not linked`)
-    }
-    yield* repo.transitionStatus(accountId, "verified", "active", at)
-
-    yield* (yield* TestFunding).deposit({ accountNumber: opened.accountNumber, amountKobo: DEPOSIT_KOBO })
-    yield* repo.markFirstDeposit(accountId, new Date(), new Date())
-
     const enquiry = yield* core.nameEnquiry({ accountNumber: DESTINATION.accountNumber, bankCode: DESTINATION.bankCode })
     return {
       accountId,
@@ -400,18 +153,6 @@ const transferOnce = (c: BenchCustomer) =>
       return { ms: elapsed, outcome: `defect: ${Cause.pretty(exit.cause).split("\n")[0]}`, transferId: undefined }
     })
   )
-
-/** How long a trivial statement waits for the database (PGlite: its one-permit semaphore). */
-const dbProbe = (samples: Array<number>) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    for (;;) {
-      const start = performance.now()
-      yield* sql`SELECT 1`.pipe(Effect.orDie)
-      samples.push(performance.now() - start)
-      yield* Effect.sleep(Duration.millis(25))
-    }
-  })
 
 const program = (bootStart: number) =>
   Effect.gen(function*() {

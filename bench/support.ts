@@ -1,0 +1,327 @@
+/**
+ * What the benchmarks share (bench/transfers.ts, bench/payouts.ts): argument parsing, the counting
+ * and timing of provider calls (at the CoreBanking port and at the HttpClient), optional counting of
+ * PGlite statements, the layers of configuration, database and provider, and the setup of funded
+ * customers with a bank account at the sandbox.
+ */
+import { HttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { AppConfig, type AppConfigShape, loadAppConfig } from "@app/adapters"
+import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
+import { pgLayer, pgliteLayer } from "@app/adapters/sql/Database"
+import {
+  Account,
+  AccountRepo,
+  Banking,
+  CoreBanking,
+  Customer,
+  Ids,
+  type Kobo,
+  referenceFor,
+  SecretHasher,
+  SecureRandom,
+  TestFunding
+} from "@app/domain"
+import { Context, Duration, Effect, FiberRef, Layer, Option } from "effect"
+import { randomInt } from "node:crypto"
+import { performance } from "node:perf_hooks"
+import { PGlite } from "@electric-sql/pglite"
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+// ---------------------------------------------------------------------------------------------
+
+export const argValue = (name: string): string | undefined => {
+  const argv = process.argv.slice(2)
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!
+    if (a === `--${name}`) return argv[i + 1]
+    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3)
+  }
+  return undefined
+}
+
+export const intArg = (name: string, fallback: number, min: number): number => {
+  const raw = argValue(name)
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < min) {
+    console.error(`--${name}: expected an integer ≥ ${min}, got ${JSON.stringify(raw)}`)
+    process.exit(2)
+  }
+  return n
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instrumentation: provider calls at the port, HTTP requests at the client
+// ---------------------------------------------------------------------------------------------
+
+export interface OpStats {
+  calls: number
+  totalMs: number
+}
+
+export const portStats = new Map<string, OpStats>()
+export const httpStats = new Map<string, OpStats>()
+const currentOperation = FiberRef.unsafeMake<string>("(other)")
+
+export const record = (stats: Map<string, OpStats>, key: string, ms: number) => {
+  const s = stats.get(key) ?? { calls: 0, totalMs: 0 }
+  s.calls++
+  s.totalMs += ms
+  stats.set(key, s)
+}
+
+const timedInto = <A, E, R>(stats: Map<string, OpStats>, key: string, effect: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const start = performance.now()
+    return Effect.ensuring(effect, Effect.sync(() => record(stats, key, performance.now() - start)))
+  })
+
+/** Every operation of a port service, counted and timed, and named for the HTTP client below. */
+export const instrument = <S extends object>(service: S, prefix: string): S => {
+  const wrapped: Record<string, unknown> = {}
+  for (const [name, member] of Object.entries(service)) {
+    const key = `${prefix}${name}`
+    const around = (effect: Effect.Effect<unknown, unknown, unknown>) =>
+      Effect.locally(timedInto(portStats, key, effect), currentOperation, key)
+    wrapped[name] = typeof member === "function"
+      ? (...args: Array<unknown>) => around(member(...args))
+      : Effect.isEffect(member)
+      ? around(member as Effect.Effect<unknown, unknown, unknown>)
+      : member
+  }
+  return wrapped as S
+}
+
+/** undici, with every request timed under the port operation that sent it. */
+const InstrumentedHttpClient = Layer.effect(
+  HttpClient.HttpClient,
+  Effect.map(HttpClient.HttpClient, (client) =>
+    HttpClient.transform(client, (effect) =>
+      Effect.flatMap(FiberRef.get(currentOperation), (operation) => timedInto(httpStats, operation, effect))))
+).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
+/**
+ * Diagnostic only: every statement PGlite runs in this process, counted and timed, once
+ * `installPgliteStatementStats` ran. PGlite executes in WASM on the main thread, so this time is
+ * event-loop time.
+ */
+export const dbStats = { service: { n: 0, ms: 0 }, sandbox: { n: 0, ms: 0 }, control: { n: 0, ms: 0 } }
+/** per statement shape (its first 70 characters, whitespace collapsed) */
+export const dbShapes = new Map<string, OpStats>()
+export const resetDbStats = () => {
+  dbShapes.clear()
+  for (const s of Object.values(dbStats)) {
+    s.n = 0
+    s.ms = 0
+  }
+}
+let pgliteStatsInstalled = false
+export const installPgliteStatementStats = () => {
+  if (pgliteStatsInstalled) return
+  pgliteStatsInstalled = true
+  for (const method of ["query", "exec"] as const) {
+    const proto = PGlite.prototype as unknown as Record<string, (...args: Array<unknown>) => Promise<unknown>>
+    const original = proto[method]!
+    proto[method] = async function(this: unknown, ...args: Array<unknown>) {
+      const start = performance.now()
+      try {
+        return await original.apply(this, args)
+      } finally {
+        const text = String(args[0]).trimStart().toUpperCase()
+        const bucket = /^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SET TRANSACTION)/.test(text)
+          ? dbStats.control
+          : text.includes("SANDBOX_")
+          ? dbStats.sandbox
+          : dbStats.service
+        const elapsed = performance.now() - start
+        bucket.n++
+        bucket.ms += elapsed
+        record(dbShapes, String(args[0]).replace(/\s+/g, " ").trim().slice(0, 70), elapsed)
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layers
+// ---------------------------------------------------------------------------------------------
+
+/** The service's configuration from the environment, no outbox file, port 0, with `overrides`. */
+export const benchConfigLayer = (overrides: Partial<AppConfigShape>) =>
+  Layer.effect(
+    AppConfig,
+    Effect.map(loadAppConfig, (config): AppConfigShape => ({
+      ...config,
+      notifyOutboxFile: Option.none(),
+      port: 0,
+      ...overrides
+    }))
+  )
+
+/** PostgreSQL when the configuration has a database URL, else an in-memory PGlite. */
+export const SqlLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Option.match(config.databaseUrl, {
+      onNone: () => pgliteLayer(undefined),
+      onSome: pgLayer
+    }))
+)
+
+/**
+ * The real HTTP adapter towards the bank at `baseUrl` (over undici, every request timed), with
+ * `permits` as its maxConcurrency; its port services (CoreBanking, TestFunding) instrumented; with
+ * the domain caches.
+ */
+export const instrumentedProviderLayer = <E, R>(baseUrl: Effect.Effect<string, E, R>, permits: number) =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      return HttpCoreBanking.layer({
+        baseUrl: yield* baseUrl,
+        token: config.coreBankingToken,
+        timeoutMs: config.coreBankingTimeoutMs,
+        maxConcurrency: permits
+      }).pipe(Layer.provide(InstrumentedHttpClient))
+    })
+  ).pipe(
+    (adapter) =>
+      Layer.effectContext(Effect.gen(function*() {
+        const core = yield* CoreBanking
+        const funding = yield* TestFunding
+        return Context.make(CoreBanking, instrument(core, "")).pipe(
+          Context.add(TestFunding, instrument(funding, "TestFunding."))
+        )
+      })).pipe(Layer.provide(adapter)),
+    (provider) => Banking.BankingCachesLive.pipe(Layer.provideMerge(provider))
+  )
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+export const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+
+export const ms = (n: number) => `${n.toFixed(1)} ms`
+export const secs = (n: number) => `${(n / 1000).toFixed(2)} s`
+
+export const countBy = (values: ReadonlyArray<string>) => {
+  const counts: Record<string, number> = {}
+  for (const v of values) counts[v] = (counts[v] ?? 0) + 1
+  return counts
+}
+
+export const snapshot = (stats: Map<string, OpStats>) => new Map([...stats].map(([k, v]) => [k, { ...v }]))
+
+/** How long a trivial statement waits for the database (PGlite: its one-permit semaphore; pg: the pool). */
+export const dbProbe = (samples: Array<number>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    for (;;) {
+      const start = performance.now()
+      yield* sql`SELECT 1`.pipe(Effect.orDie)
+      samples.push(performance.now() - start)
+      yield* Effect.sleep(Duration.millis(25))
+    }
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Setup: a funded customer with a bank account
+// ---------------------------------------------------------------------------------------------
+
+const REFERRAL_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+/** distinguishes this run's emails, phones and BVNs from an earlier run's on the same database */
+export const runTag = randomInt(1000, 10_000).toString()
+
+export interface FundedCustomer {
+  readonly accountId: string
+  readonly customerId: string
+  readonly accountNumber: string
+}
+
+/**
+ * Customer `i`: inserted through AccountRepo (the precomputed password hash: no registration or
+ * argon2 per customer), BVN marked verified, an account opened at the bank (reference
+ * `referenceFor("A", customerId)`), linked and made active, funded with `depositKobo` by
+ * TestFunding.deposit, first deposit marked. Two provider calls.
+ */
+export const makeFundedCustomer = (i: number, passwordHash: string, depositKobo: Kobo) =>
+  Effect.gen(function*() {
+    const repo = yield* AccountRepo
+    const ids = yield* Ids
+    const random = yield* SecureRandom
+    const core = yield* CoreBanking
+    const at = new Date()
+    const accountId = yield* ids.next
+    const customerId = yield* ids.next
+    const email = `bench-${runTag}-${i}@example.com`
+    const phone = `+2349${runTag}${String(i).padStart(5, "0")}`
+    const identity = {
+      firstName: "Bench",
+      lastName: `Customer${i}`,
+      otherNames: null,
+      phone,
+      email,
+      dateOfBirth: "1990-01-01",
+      gender: "female" as const
+    }
+    yield* Effect.gen(function*() {
+      yield* repo.create({
+        account: new Account({
+          id: accountId,
+          email,
+          phone,
+          passwordHash,
+          firstName: identity.firstName,
+          lastName: identity.lastName,
+          otherNames: null,
+          dateOfBirth: identity.dateOfBirth,
+          gender: identity.gender,
+          address: "1 Marina, Lagos",
+          emailVerified: true,
+          phoneVerified: false,
+          createdAt: at,
+          updatedAt: at
+        }),
+        customer: new Customer({
+          id: customerId,
+          accountId,
+          customerStatus: "verified",
+          kycStatus: "pending",
+          referralCode: yield* random.fromAlphabet(8, REFERRAL_ALPHABET),
+          referredBy: null,
+          pinHash: null,
+          smsEnabled: true,
+          emailEnabled: true,
+          createdAt: at,
+          updatedAt: at
+        })
+      })
+    }).pipe(Effect.retry({ times: 3, while: (e) => e.field === "referralCode" }))
+
+    const bvn = `2${runTag}${String(i).padStart(6, "0")}`
+    const verified = yield* repo.setBvnVerified(accountId, {
+      bvnHash: yield* (yield* SecretHasher).digest("bvn", bvn),
+      firstName: identity.firstName,
+      lastName: identity.lastName,
+      phone,
+      address: "1 Marina, Lagos",
+      gender: identity.gender,
+      dateOfBirth: identity.dateOfBirth
+    }, at)
+    if (!verified) return yield* Effect.dieMessage(`customer ${i}: BVN not recorded`)
+
+    const reference = referenceFor("A", customerId)
+    const opened = yield* core.openAccount({ reference, ...identity })
+    if (!(yield* repo.setCoreAccount(accountId, { accountNumber: opened.accountNumber, reference }, at))) {
+      return yield* Effect.dieMessage(`customer ${i}: bank account not linked`)
+    }
+    yield* repo.transitionStatus(accountId, "verified", "active", at)
+
+    yield* (yield* TestFunding).deposit({ accountNumber: opened.accountNumber, amountKobo: depositKobo })
+    yield* repo.markFirstDeposit(accountId, new Date(), new Date())
+    return { accountId, customerId, accountNumber: opened.accountNumber } satisfies FundedCustomer
+  })
