@@ -11,7 +11,9 @@
  * provider call in flight, so fewer permits than payouts make the adapter the bottleneck),
  * --setup-concurrency (64; also bounded by the permits), --bank process|inprocess (process),
  * --keep-db (PostgreSQL: keep the benchmark's database), --shapes (PGlite statement shapes listed, 6),
- * --cpu-profile FILE (a V8 CPU profile of this process during the drain, for Chrome DevTools).
+ * --cpu-profile FILE (a V8 CPU profile of this process during the drain, for Chrome DevTools),
+ * --analyze (ANALYZE after setup: fresh statistics, as autovacuum would give a production server; without
+ * it the planner sees the tables as they were before the bulk insert, and PGlite never analyzes).
  *
  * The bank: `packages/sandbox/src/main.ts` (what `npm run sandbox` runs) started as a child process
  * (`node --import tsx`) on a free loopback port, with SANDBOX_LATENCY_MS, its own PGlite in a
@@ -99,6 +101,8 @@ if (BANK_MODE !== "process" && BANK_MODE !== "inprocess") {
   process.exit(2)
 }
 const KEEP_DB = process.argv.includes("--keep-db")
+/** ANALYZE the service's tables after setup (what autovacuum would have done on a production server) */
+const ANALYZE = process.argv.includes("--analyze")
 /** how many statement shapes the PGlite diagnostics list */
 const SHAPES = intArg("shapes", 6, 0)
 /** write a CPU profile of this process (the service) during the drain to this file */
@@ -419,6 +423,7 @@ const program = (bootStart: number, bankPid: number | undefined) =>
             updatedAt: at
           })
         )), { concurrency: SETUP_CONCURRENCY, discard: true })
+    if (ANALYZE) yield* (yield* SqlClient.SqlClient)`ANALYZE`
     const setupMs = performance.now() - setupStart
     const setupCalls = [...portStats.values()].reduce((n, s) => n + s.calls, 0)
 
@@ -488,6 +493,10 @@ const program = (bootStart: number, bankPid: number | undefined) =>
     const machine1 = machineCpuMs()
     clearInterval(sampler)
     sample()
+    // with NODE_OPTIONS=--expose-gc: what the heap still holds after a full collection
+    const gc = (globalThis as { gc?: () => void }).gc
+    gc?.()
+    const heapAfterGc = gc === undefined ? undefined : process.memoryUsage().heapUsed
     yield* Fiber.interrupt(probe)
     const drainPort = snapshot(portStats)
     const drainHttp = snapshot(httpStats)
@@ -513,6 +522,7 @@ const program = (bootStart: number, bankPid: number | undefined) =>
       outcome,
       claims,
       memory,
+      heapAfterGc,
       elu: elu.utilization,
       serviceCpuMs: (cpu.user + cpu.system) / 1000,
       bankCpuMs: bankCpu0 === undefined || bankCpu1 === undefined ? undefined : bankCpu1 - bankCpu0,
@@ -563,7 +573,9 @@ const report = (r: Results, bank: BankCheck, bankPeakMiB: number | undefined) =>
   )
   lines.push(`N                      ${N} plans, cycle 0 of each due (${INSTALMENT_KOBO} kobo)`)
   lines.push(`latency                ${LATENCY_MS} ms per provider call`)
-  lines.push(`concurrency            ${CONCURRENCY} payouts in flight, claim batches of ${BATCH} (setup: ${SETUP_CONCURRENCY})`)
+  lines.push(
+    `concurrency            ${CONCURRENCY} payouts in flight, claim batches of ${BATCH} (setup: ${SETUP_CONCURRENCY})${ANALYZE ? "; ANALYZE after setup" : ""}`
+  )
   lines.push(`boot (layers)          ${secs(r.bootMs)}`)
   lines.push(`setup                  ${secs(r.setupMs)} (${N} funded customers and plans, ${r.setupCalls} provider calls; not in the results)`)
   lines.push(
@@ -584,6 +596,7 @@ const report = (r: Results, bank: BankCheck, bankPeakMiB: number | undefined) =>
       mib(process.resourceUsage().maxRSS * 1024)
     })`
   )
+  if (r.heapAfterGc !== undefined) lines.push(`heap after full GC     ${mib(r.heapAfterGc)} (at the end of the drain)`)
   if (bankPeakMiB !== undefined) lines.push(`peak memory (bank)     RSS ${bankPeakMiB.toFixed(0)} MiB`)
   if (Number.isFinite(bound)) {
     lines.push(
