@@ -174,6 +174,37 @@ const peakRssMiB = (pid: number): number | undefined => {
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
 
 // ---------------------------------------------------------------------------------------------
+// What this run started, and its clean-up (at the end, or on SIGINT/SIGTERM)
+// ---------------------------------------------------------------------------------------------
+
+const started: {
+  bank?: BankProcess
+  database?: { readonly name: string; readonly serverUrl: string }
+} = {}
+
+let cleaning: Promise<void> | undefined
+/** Stops the bank and removes its data directory; drops the fresh database (unless --keep-db). Once. */
+const cleanup = () =>
+  cleaning ??= (async () => {
+    const { bank, database } = started
+    if (bank !== undefined) {
+      await stopBank(bank)
+      await rm(bank.dataDir, { recursive: true, force: true })
+    }
+    if (database !== undefined) {
+      if (KEEP_DB) console.log(`kept the database ${database.name}`)
+      else await dropDatabase(database.serverUrl, database.name).catch((e) => console.error("could not drop the database", e))
+    }
+  })()
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`${signal}: stopping the bank and dropping the benchmark's database`)
+    void cleanup().finally(() => process.exit(signal === "SIGINT" ? 130 : 143))
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
 // The bank in its own process
 // ---------------------------------------------------------------------------------------------
 
@@ -230,6 +261,7 @@ const startBank = async (options: { readonly latencyMs: number; readonly token: 
     })
   }
   const bank: BankProcess = { baseUrl: `http://127.0.0.1:${port}`, dataDir, child, pid: child.pid ?? -1, output }
+  started.bank = bank
   process.on("exit", () => {
     if (running(child)) child.kill("SIGKILL")
   })
@@ -276,6 +308,7 @@ const freshDatabase = async (serverUrl: string) => {
   await onServer(serverUrl, (sql) => sql.unsafe(`CREATE DATABASE ${name}`))
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
+  started.database = { name, serverUrl }
   return { name, url: url.toString() }
 }
 
@@ -751,14 +784,7 @@ const main = async (): Promise<number> => {
     console.error(error)
     return 1
   } finally {
-    if (bank !== undefined) {
-      await stopBank(bank)
-      await rm(bank.dataDir, { recursive: true, force: true })
-    }
-    if (database !== undefined && Option.isSome(serverUrl)) {
-      if (KEEP_DB) console.log(`kept the database ${database.name}`)
-      else await dropDatabase(serverUrl.value, database.name).catch((e) => console.error("could not drop the database", e))
-    }
+    await cleanup()
   }
 }
 
