@@ -13,6 +13,7 @@ import { IdsLive, SecretHasherLive, SecureRandomLive } from "./crypto/NodeCrypto
 import { runMigrations } from "./Migrations.js"
 import { NotifierLive } from "./notify/OutboxNotifier.js"
 import { AccountRepoSql } from "./repos/AccountRepoSql.js"
+import { AlertRepoSql } from "./repos/AlertRepoSql.js"
 import { SettingsStoreSql } from "./repos/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql, UnitOfWorkSql } from "./repos/AuthRepoSql.js"
 import { BeneficiaryRepoSql } from "./repos/BeneficiaryRepoSql.js"
@@ -54,7 +55,8 @@ const RepositoriesLive = Layer.mergeAll(
   BeneficiaryRepoSql,
   TransferRepoSql,
   PlanRepoSql,
-  NoticeRepoSql
+  NoticeRepoSql,
+  AlertRepoSql
 )
 
 const ServicesLive = Layer.mergeAll(

@@ -260,12 +260,41 @@ const m0005_plans = Effect.gen(function*() {
   yield* sql`CREATE INDEX notices_customer_created_idx ON notices (customer_id, created_at DESC, id DESC)`
 })
 
+/**
+ * Staff alerts (Alerts.AlertRepo): conditions an operator must act on. One OPEN alert per dedup key
+ * (a partial unique index), so concurrent raises of one condition count occurrences on one row;
+ * acknowledged alerts are kept. No foreign keys: an alert must outlive anything it names.
+ */
+const m0006_staff_alerts = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    CREATE TABLE staff_alerts (
+      id uuid PRIMARY KEY,
+      kind text NOT NULL,
+      severity text NOT NULL CHECK (severity IN ('critical', 'warning')),
+      dedup_key text NOT NULL,
+      customer_id uuid,
+      transaction_id uuid,
+      message text NOT NULL,
+      occurrences integer NOT NULL DEFAULT 1 CHECK (occurrences >= 1),
+      first_raised_at timestamptz NOT NULL,
+      last_raised_at timestamptz NOT NULL,
+      acknowledged_at timestamptz,
+      acknowledged_by text,
+      CHECK ((acknowledged_at IS NULL) = (acknowledged_by IS NULL))
+    )`
+  yield* sql`CREATE UNIQUE INDEX staff_alerts_open_dedup_key ON staff_alerts (dedup_key) WHERE acknowledged_at IS NULL`
+  // listOpen
+  yield* sql`CREATE INDEX staff_alerts_open_idx ON staff_alerts (last_raised_at DESC, id DESC) WHERE acknowledged_at IS NULL`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
   "0002_banking": m0002_banking,
   "0003_transfers": m0003_transfers,
   "0004_app_settings": m0004_app_settings,
-  "0005_plans": m0005_plans
+  "0005_plans": m0005_plans,
+  "0006_staff_alerts": m0006_staff_alerts
 })
 
 /** Applies every pending migration; returns the ids and names applied by this run. */

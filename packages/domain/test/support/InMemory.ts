@@ -11,7 +11,8 @@
  * - `HasherProbe`: call counters of the fake password hasher;
  * - `FakeBank`: the state, faults and call log of the fake core banking provider (FakeBank.ts),
  *   which serves `CoreBanking` and `TestFunding`; the banking caches (`Banking.BankingCachesLive`)
- *   are built over it.
+ *   are built over it;
+ * - `AlertStore`: every staff alert raised (InMemoryAlerts.ts, which serves `AlertRepo`).
  */
 import { Array as Arr, Clock, Context, Duration, Effect, Exit, Layer, Option, Redacted, Ref } from "effect"
 import { TokenPolicy } from "../../src/Auth.js"
@@ -45,8 +46,10 @@ import {
   UnitOfWork
 } from "../../src/Ports.js"
 import { FakeBankStateLive, FakeCoreBankingLive } from "./FakeBank.js"
+import { InMemoryAlertsLive } from "./InMemoryAlerts.js"
 
 export { FakeBank, SANDBOX_BANKS } from "./FakeBank.js"
+export { AlertStore } from "./InMemoryAlerts.js"
 
 // ---------------------------------------------------------------------------------------------
 // Stored rows
@@ -602,7 +605,8 @@ const PortsLive = Layer.mergeAll(
   RefreshTokenRepoLive,
   TransactionRepoLive,
   BeneficiaryRepoLive,
-  FakeCoreBankingLive
+  FakeCoreBankingLive,
+  InMemoryAlertsLive
 )
 
 /** All ports plus the test probes, with fresh state each time it is provided. */
