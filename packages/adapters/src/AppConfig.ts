@@ -34,6 +34,10 @@ export interface AppConfigShape {
   readonly webhookSecret: Redacted.Redacted<string>
   /** added latency of every sandbox provider call */
   readonly sandboxLatencyMs: number
+  /** how the in-process sandbox answers a repeated reference: its first outcome, or "94" (reject) */
+  readonly sandboxDuplicateReferences: "first-outcome" | "reject"
+  /** how long the in-process sandbox accepts a NIP name enquiry's session id */
+  readonly sandboxNipSessionTtlMs: number
 }
 
 export class AppConfig extends Context.Tag("adapters/AppConfig")<AppConfig, AppConfigShape>() {}
@@ -60,6 +64,26 @@ const secret = (name: keyof typeof DevelopmentSecrets, appEnv: AppEnv) =>
     })
   )
 
+const DEFAULT_NIP_SESSION_TTL_MS = 30 * 60 * 1000
+
+/** The sandbox bank's settings, read here and by the standalone sandbox (`npm run sandbox`). */
+export const SandboxBankConfig = {
+  latencyMs: Config.integer("SANDBOX_LATENCY_MS").pipe(
+    Config.withDefault(0),
+    Config.validate({ message: "SANDBOX_LATENCY_MS: must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 })
+  ),
+  duplicateReferences: Config.literal("first-outcome", "reject")("SANDBOX_DUPLICATE_REFERENCES").pipe(
+    Config.withDefault("first-outcome" as const)
+  ),
+  nipSessionTtlMs: Config.integer("SANDBOX_NIP_SESSION_TTL_MS").pipe(
+    Config.withDefault(DEFAULT_NIP_SESSION_TTL_MS),
+    Config.validate({
+      message: "SANDBOX_NIP_SESSION_TTL_MS: must be between 1000 and 86400000",
+      validation: (n) => n >= 1000 && n <= 86_400_000
+    })
+  )
+}
+
 export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
   const appEnv = yield* Config.literal("development", "test", "production")("APP_ENV").pipe(
     Config.withDefault("development" as const)
@@ -85,10 +109,9 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
       Config.validate({ message: "WEBHOOK_HEADER: must be a valid header name", validation: (h) => /^[a-z0-9-]+$/.test(h) })
     ),
     webhookSecret: secret("WEBHOOK_SECRET", appEnv),
-    sandboxLatencyMs: Config.integer("SANDBOX_LATENCY_MS").pipe(
-      Config.withDefault(0),
-      Config.validate({ message: "SANDBOX_LATENCY_MS: must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 })
-    ),
+    sandboxLatencyMs: SandboxBankConfig.latencyMs,
+    sandboxDuplicateReferences: SandboxBankConfig.duplicateReferences,
+    sandboxNipSessionTtlMs: SandboxBankConfig.nipSessionTtlMs,
     maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
       Config.withDefault(64 * 1024),
       Config.validate({ message: "MAX_BODY_BYTES: must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 })
@@ -124,6 +147,8 @@ export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
     webhookHeader: "x-webhook-secret",
     webhookSecret: Redacted.make(DevelopmentSecrets.WEBHOOK_SECRET),
     sandboxLatencyMs: 0,
+    sandboxDuplicateReferences: "first-outcome",
+    sandboxNipSessionTtlMs: DEFAULT_NIP_SESSION_TTL_MS,
     ...overrides
   })
 

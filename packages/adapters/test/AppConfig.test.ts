@@ -48,6 +48,22 @@ describe("AppConfig", () => {
       expect(withOutbox.notifyOutboxFile).toEqual(Option.some("/tmp/o.jsonl"))
     }))
 
+  it.effect("sandbox options: SANDBOX_DUPLICATE_REFERENCES and SANDBOX_NIP_SESSION_TTL_MS, with defaults, bad values named", () =>
+    Effect.gen(function*() {
+      const defaults = yield* load({})
+      expect(defaults.sandboxDuplicateReferences).toBe("first-outcome")
+      expect(defaults.sandboxNipSessionTtlMs).toBe(30 * 60 * 1000)
+      const set = yield* load({ SANDBOX_DUPLICATE_REFERENCES: "reject", SANDBOX_NIP_SESSION_TTL_MS: "120000" })
+      expect(set.sandboxDuplicateReferences).toBe("reject")
+      expect(set.sandboxNipSessionTtlMs).toBe(120_000)
+      expect(describeConfigError(yield* Effect.flip(load({ SANDBOX_DUPLICATE_REFERENCES: "sometimes" })))).toMatch(
+        /^SANDBOX_DUPLICATE_REFERENCES: /
+      )
+      expect(describeConfigError(yield* Effect.flip(load({ SANDBOX_NIP_SESSION_TTL_MS: "10" })))).toContain(
+        "SANDBOX_NIP_SESSION_TTL_MS: must be between 1000 and 86400000"
+      )
+    }))
+
   it.effect("bad values are named: PORT, APP_ENV, MAX_BODY_BYTES, short secrets", () =>
     Effect.gen(function*() {
       expect(describeConfigError(yield* Effect.flip(load({ PORT: "abc" })))).toMatch(/^PORT: /)

@@ -539,16 +539,79 @@ describe("HttpCoreBanking", () => {
         }
       })))
 
-    it.scopedLive("a duplicate answer (94) to a retried write is ProviderUnknownOutcome; to a first attempt a refusal", () =>
+    it.scopedLive("a duplicate answer (94) to ANY write, first attempt or retry, is ProviderUnknownOutcome, not re-sent", () =>
       withClient(Effect.gen(function*() {
         const { cb, stub } = yield* setup()
+        // after a 5xx, the retry's 94 is unknown (our first attempt may have landed)
         stub.route("POST /transactions/debit", sequence(reply.status(502), reply.code("94", "Duplicate")))
-        stub.route("POST /transactions/credit", always(reply.code("94", "Duplicate")))
         expectTag(yield* fail(cb.debit(posting)), "ProviderUnknownOutcome")
         expect(stub.hits("POST /transactions/debit")).toHaveLength(2)
-        expect(yield* fail(cb.credit(posting))).toEqual(
-          new ProviderRefused({ operation: "credit", code: "94", reason: "Duplicate" })
-        )
+        // and so is a 94 to a first attempt
+        const writes: ReadonlyArray<[string, Effect.Effect<unknown, CoreBankingError>]> = [
+          ["POST /transactions/debit", cb.debit(posting)],
+          ["POST /transactions/credit", cb.credit({ ...posting, reference: "CABCDEF12345" })],
+          ["POST /nip/transfers", cb.transfer(transfer)],
+          [`POST /accounts/${ACCOUNT}/liens`, cb.placeLien({ accountNumber: ACCOUNT, reference: "L1", amountKobo: 5n })]
+        ]
+        for (const [key, call] of writes) {
+          stub.route(key, always(reply.code("94", "Duplicate transaction")))
+          const before = stub.hits(key).length
+          const error = yield* fail(call)
+          expect([key, error._tag]).toEqual([key, "ProviderUnknownOutcome"])
+          expect((error as ProviderUnknownOutcome).detail).toContain("requery")
+          expect([key, stub.hits(key).length - before]).toEqual([key, 1])
+        }
+        // a 94 to a read is still a refusal
+        stub.route(`GET /accounts/${ACCOUNT}`, always(reply.code("94", "Duplicate")))
+        expect(yield* fail(cb.account(ACCOUNT))).toEqual(new ProviderRefused({ operation: "account", code: "94", reason: "Duplicate" }))
+      })))
+
+    it.scopedLive("an ambiguous answer (96, 06, 68) to a write is ProviderUnknownOutcome at once: never re-sent blindly", () =>
+      withClient(Effect.gen(function*() {
+        const { cb, stub } = yield* setup()
+        for (const code of ["96", "06", "68"]) {
+          const writes: ReadonlyArray<[string, Effect.Effect<unknown, CoreBankingError>]> = [
+            ["POST /transactions/debit", cb.debit(posting)],
+            ["POST /transactions/credit", cb.credit(posting)],
+            ["POST /nip/transfers", cb.transfer(transfer)],
+            [`POST /accounts/${ACCOUNT}/liens`, cb.placeLien({ accountNumber: ACCOUNT, reference: "L1", amountKobo: 5n })],
+            [`POST /accounts/${ACCOUNT}/freeze`, cb.freeze({ accountNumber: ACCOUNT, reason: "r" })]
+          ]
+          for (const [key, call] of writes) {
+            stub.route(key, always(reply.code(code, "System malfunction")))
+            const before = stub.hits(key).length
+            const error = yield* fail(call)
+            expect([code, key, error._tag]).toEqual([code, key, "ProviderUnknownOutcome"])
+            expect((error as ProviderUnknownOutcome).detail).toContain(`"${code}"`)
+            expect([code, key, stub.hits(key).length - before]).toEqual([code, key, 1])
+          }
+        }
+      })))
+
+    it.scopedLive("an ambiguous answer (96, 06, 68) to a read is retried like a transient failure", () =>
+      withClient(Effect.gen(function*() {
+        const { cb, stub } = yield* setup()
+        stub.route("GET /transactions/TREF/status", sequence(reply.code("96"), reply.code("68"), reply.ok({ status: "Successful" })))
+        expect(yield* cb.requery("TREF")).toBe("successful")
+        expect(stub.hits("GET /transactions/TREF/status")).toHaveLength(3)
+        stub.route(`GET /accounts/${ACCOUNT}`, sequence(reply.code("06", "Error"), reply.ok(accountDetails)))
+        expect((yield* cb.account(ACCOUNT)).ledgerBalanceKobo).toBe(500_000n)
+        expect(stub.hits(`GET /accounts/${ACCOUNT}`)).toHaveLength(2)
+        // never anything but ambiguous: unknown once the attempts run out, never a refusal
+        stub.route("GET /banks", always(reply.code("96", "System malfunction")))
+        const error = yield* fail(cb.banks)
+        expectTag(error, "ProviderUnknownOutcome")
+        expect((error as ProviderUnknownOutcome).detail).toContain("(3 attempts)")
+        expect(stub.hits("GET /banks")).toHaveLength(3)
+      })))
+
+    it.scopedLive("a 4xx whose envelope says 94, 96, 06 or 68 is not a refusal (off-protocol: misconfigured)", () =>
+      withClient(Effect.gen(function*() {
+        const { cb, stub } = yield* setup()
+        for (const code of ["94", "96", "06", "68"]) {
+          stub.route("POST /transactions/debit", always(reply.status(400, { responseCode: code, responseMessage: "x" })))
+          expect([code, (yield* fail(cb.debit(posting)))._tag]).toEqual([code, "ProviderMisconfigured"])
+        }
       })))
 
     it.scopedLive("references over 12 characters and unsendable amounts are refused with 26 before sending", () =>

@@ -10,6 +10,8 @@
  *  - debit: customer → settlement;  credit: settlement → customer
  *  - transfer: settlement → paidOut; a transfer that fails after being pending: paidOut → settlement
  * The settlement account never goes negative: a credit or transfer it cannot cover is refused "51".
+ * How a repeated reference is answered and how long a name enquiry's session lasts are `BankRules`
+ * (from the sandbox's options).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -28,6 +30,7 @@ import type {
   WireTransaction
 } from "@app/adapters/corebanking/Wire"
 import { Data, Effect } from "effect"
+import type { DuplicateReferences } from "./Settings.js"
 import {
   accountNumberFor,
   DEPOSITOR,
@@ -62,14 +65,24 @@ const invalidAccount = (accountNumber: string): Outcome => ({ code: "07", messag
 const notFound = (what: string): Outcome => ({ code: "25", message: `Unable to locate record: ${what}` })
 const insufficientFunds = (message = "Insufficient funds"): Outcome => ({ code: "51", message })
 const notPermitted = (message: string): Outcome => ({ code: "57", message })
-const duplicate = (reference: string): Outcome => ({
+/** "94": the reference was used before, for a different request (or for this one, when repeats are rejected). */
+const duplicate = (reference: string, sameRequest = false): Outcome => ({
   code: "94",
-  message: `Duplicate transaction: reference ${reference} was already used for a different request`
+  message: `Duplicate transaction: reference ${reference} was already used${sameRequest ? "" : " for a different request"}`
 })
+/** "96" after the transfer was applied (0006): the answer says nothing about the outcome. */
+const systemMalfunction = (): Outcome => ({ code: "96", message: "System malfunction" })
 
 const badRequest = (message: string) => new BadRequest({ message })
 
 type Sql = SqlClient.SqlClient
+
+/** The sandbox's configurable rules (see `SandboxOptions`). */
+export interface BankRules {
+  readonly duplicateReferences: DuplicateReferences
+  readonly nameEnquirySessionTtlMs: number
+}
+
 type Op<A> = Effect.Effect<A, SqlError, SqlClient.SqlClient>
 
 /** The client without name transforms: rows come back with their snake_case column names. */
@@ -223,9 +236,10 @@ const sameRequest = (row: OperationRow, claim: Claim): boolean =>
 /**
  * Inserts the operation (provisionally Pending) unless its reference exists. On PostgreSQL a
  * concurrent claim of the same reference waits for the first transaction and then sees its row.
- * A reference reused for a different request answers "94" and changes nothing.
+ * A reference reused for a different request answers "94" and changes nothing; so does any repeat
+ * when `duplicates` is "reject". Otherwise a repeat answers the first outcome.
  */
-const claim = (sql: Sql, c: Claim): Effect.Effect<Claimed, SqlError> =>
+const claim = (sql: Sql, c: Claim, duplicates: DuplicateReferences): Effect.Effect<Claimed, SqlError> =>
   Effect.gen(function*() {
     const inserted = yield* sql`
       INSERT INTO sandbox_operations ${
@@ -250,7 +264,11 @@ const claim = (sql: Sql, c: Claim): Effect.Effect<Claimed, SqlError> =>
     const rows = yield* sql<OperationRow>`SELECT * FROM sandbox_operations WHERE reference = ${c.reference}`
     const row = rows[0]
     if (row === undefined) return yield* Effect.dieMessage(`reference ${c.reference} conflicted but cannot be read`)
-    return { _tag: "Seen", outcome: sameRequest(row, c) ? outcomeOf(row) : duplicate(c.reference) } as const
+    const same = sameRequest(row, c)
+    return {
+      _tag: "Seen",
+      outcome: same && duplicates === "first-outcome" ? outcomeOf(row) : duplicate(c.reference, same)
+    } as const
   })
 
 /** Records the final answer of a claimed operation and returns it. */
@@ -272,6 +290,9 @@ const settle = (
 
 const requirePositive = (amount: number): Effect.Effect<bigint, BadRequest> =>
   amount > 0 ? Effect.succeed(BigInt(amount)) : Effect.fail(badRequest("amount must be a positive whole number of kobo"))
+
+const describeMs = (ms: number): string =>
+  ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}` : `${ms} ms`
 
 const requireText = (field: string, value: string): Effect.Effect<string, BadRequest> =>
   value.trim().length > 0 ? Effect.succeed(value.trim()) : Effect.fail(badRequest(`${field} is required`))
@@ -390,10 +411,10 @@ export const setPnd = (accountNumber: string, active: boolean): Op<Outcome> =>
 
 /**
  * A lien by reference (per account). Placing the same reference with the same amount again is a
- * no-op ("00"); reusing it with another amount, or after it was removed, is "94".
- * A lien may exceed the balance (the withdrawable balance is then negative).
+ * no-op ("00"), or "94" when repeats are rejected; reusing it with another amount, or after it was
+ * removed, is "94". A lien may exceed the balance (the withdrawable balance is then negative).
  */
-export const placeLien = (accountNumber: string, req: typeof LienRequest.Type) =>
+export const placeLien = (accountNumber: string, req: typeof LienRequest.Type, rules: BankRules) =>
   Effect.gen(function*() {
     const amount = yield* requirePositive(req.amount)
     const reference = yield* requireReference("reference", req.reference)
@@ -405,7 +426,8 @@ export const placeLien = (accountNumber: string, req: typeof LienRequest.Type) =
           SELECT amount, removed_at FROM sandbox_liens WHERE account_number = ${accountNumber} AND reference = ${reference}`
         const lien = existing[0]
         if (lien !== undefined) {
-          return lien.removed_at === null && big(lien.amount) === amount ? ok() : duplicate(reference)
+          const same = lien.removed_at === null && big(lien.amount) === amount
+          return same && rules.duplicateReferences === "first-outcome" ? ok() : duplicate(reference, same)
         }
         yield* sql`
           INSERT INTO sandbox_liens ${
@@ -476,7 +498,7 @@ export const unfreeze = (accountNumber: string, freezeReference: string): Op<Out
  * balance − liens. Credits: "07" unknown account, "51" when settlement cannot cover (never
  * negative). Refusals are stored too: the reference answers them again and requeries say Failed.
  */
-export const posting = (kind: "debit" | "credit", req: typeof PostingRequest.Type) =>
+export const posting = (kind: "debit" | "credit", req: typeof PostingRequest.Type, rules: BankRules) =>
   Effect.gen(function*() {
     const amount = yield* requirePositive(req.amount)
     const reference = yield* requireReference("retrievalReference", req.retrievalReference)
@@ -488,7 +510,7 @@ export const posting = (kind: "debit" | "credit", req: typeof PostingRequest.Typ
           accountNumber: req.accountNumber,
           amount,
           narration: req.narration
-        })
+        }, rules.duplicateReferences)
         if (claimed._tag === "Seen") return claimed.outcome
         const account = yield* lockAccount(sql, req.accountNumber)
         if (account === undefined) return yield* settle(sql, reference, "Failed", invalidAccount(req.accountNumber))
@@ -554,11 +576,12 @@ export const nameEnquiry = (accountNumber: string, bankCode: string): Op<Outcome
 
 /**
  * An outbound NIP transfer out of the settlement account, once per transactionReference. It must
- * quote the session id of a name enquiry of the same destination ("26" otherwise, nothing stored).
- * Destination behaviours: see `destinationBehaviour`. "51" when settlement cannot cover it.
- * Returns the outcome and whether the answer must be held back (0004).
+ * quote the session id of a name enquiry of the same destination, made at most
+ * `nameEnquirySessionTtlMs` ago by the database's clock ("26" otherwise, nothing stored: the
+ * reference stays usable). Destination behaviours: see `destinationBehaviour`. "51" when settlement
+ * cannot cover it. Returns the outcome and whether the answer must be held back (0004).
  */
-export const transfer = (req: typeof TransferRequest.Type) =>
+export const transfer = (req: typeof TransferRequest.Type, rules: BankRules) =>
   Effect.gen(function*() {
     const amount = yield* requirePositive(req.amount)
     const reference = yield* requireReference("transactionReference", req.transactionReference)
@@ -575,10 +598,12 @@ export const transfer = (req: typeof TransferRequest.Type) =>
           destinationBankCode: req.destinationBankCode,
           destinationAccountName: req.destinationAccountName,
           nameEnquirySessionId: req.nameEnquirySessionId
-        })
+        }, rules.duplicateReferences)
         if (claimed._tag === "Seen") return claimed.outcome
-        const sessions = yield* sql<{ readonly account_number: string; readonly bank_code: string }>`
-          SELECT account_number, bank_code FROM sandbox_name_enquiries WHERE session_id = ${req.nameEnquirySessionId}`
+        const sessions = yield* sql<{ readonly account_number: string; readonly bank_code: string; readonly expired: boolean }>`
+          SELECT account_number, bank_code,
+                 created_at < now() - ${rules.nameEnquirySessionTtlMs}::float8 * interval '1 millisecond' AS expired
+          FROM sandbox_name_enquiries WHERE session_id = ${req.nameEnquirySessionId}`
         const session = sessions[0]
         if (
           session === undefined || session.account_number !== req.destinationAccountNumber ||
@@ -588,6 +613,11 @@ export const transfer = (req: typeof TransferRequest.Type) =>
           return yield* Effect.fail(
             badRequest("nameEnquirySessionId does not belong to a name enquiry of this destination account and bank")
           )
+        }
+        if (session.expired) {
+          return yield* Effect.fail(badRequest(
+            `nameEnquirySessionId expired: the name enquiry is older than ${describeMs(rules.nameEnquirySessionTtlMs)}; make a new one`
+          ))
         }
         if (!isReachableDestination(req.destinationAccountNumber, req.destinationBankCode)) {
           return yield* settle(sql, reference, "Failed", invalidAccount(req.destinationAccountNumber))
@@ -602,6 +632,8 @@ export const transfer = (req: typeof TransferRequest.Type) =>
         yield* moveLedger(sql, { settlement: -amount, paidOut: amount })
         return behaviour === "pendingThenSuccessful" || behaviour === "pendingThenFailed"
           ? yield* settle(sql, reference, "Pending", pending(), true)
+          : behaviour === "malfunctionAfterSuccess"
+          ? yield* settle(sql, reference, "Successful", systemMalfunction(), true)
           : yield* settle(sql, reference, "Successful", ok(), true)
       })
     )

@@ -62,6 +62,12 @@ const query = (name: string) =>
     return typeof value === "string" ? value : undefined
   })
 
+const posting = (kind: "debit" | "credit") =>
+  Effect.gen(function*() {
+    const req = yield* body(PostingRequest)
+    return yield* Bank.posting(kind, req, yield* SandboxSettings)
+  })
+
 /** The routes alone (no authentication or latency): see `sandboxApp`. */
 export const SandboxRoutes = HttpRouter.empty.pipe(
   HttpRouter.post(
@@ -92,7 +98,7 @@ export const SandboxRoutes = HttpRouter.empty.pipe(
     "/accounts/:accountNumber/liens",
     answer(Effect.gen(function*() {
       const accountNumber = yield* param("accountNumber")
-      return yield* Bank.placeLien(accountNumber, yield* body(LienRequest))
+      return yield* Bank.placeLien(accountNumber, yield* body(LienRequest), yield* SandboxSettings)
     }))
   ),
   HttpRouter.post(
@@ -117,11 +123,11 @@ export const SandboxRoutes = HttpRouter.empty.pipe(
   ),
   HttpRouter.post(
     "/transactions/debit",
-    answer(Effect.flatMap(body(PostingRequest), (req) => Bank.posting("debit", req)))
+    answer(posting("debit"))
   ),
   HttpRouter.post(
     "/transactions/credit",
-    answer(Effect.flatMap(body(PostingRequest), (req) => Bank.posting("credit", req)))
+    answer(posting("credit"))
   ),
   HttpRouter.get(
     "/transactions/:reference/status",
@@ -142,7 +148,7 @@ export const SandboxRoutes = HttpRouter.empty.pipe(
     "/nip/transfers",
     answer(Effect.gen(function*() {
       const settings = yield* SandboxSettings
-      const { outcome, slow } = yield* Bank.transfer(yield* body(TransferRequest))
+      const { outcome, slow } = yield* Bank.transfer(yield* body(TransferRequest), settings)
       // 0004: applied already (a requery says Successful), but the answer comes too late
       if (slow) yield* Effect.sleep(settings.slowTransferDelayMs)
       return outcome

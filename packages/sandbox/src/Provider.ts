@@ -33,6 +33,8 @@ const embeddedSandbox = Layer.unwrapEffect(
       token: Redacted.value(config.coreBankingToken),
       latencyMs: config.sandboxLatencyMs,
       slowTransferDelayMs: config.coreBankingTimeoutMs + 1_000,
+      duplicateReferences: config.sandboxDuplicateReferences,
+      nameEnquirySessionTtlMs: config.sandboxNipSessionTtlMs,
       webhook: Option.some({
         url: `http://127.0.0.1:${apiPort}${WEBHOOK_PATH}`,
         header: config.webhookHeader,

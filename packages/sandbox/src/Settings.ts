@@ -1,6 +1,7 @@
 /**
  * What the sandbox's HTTP routes need besides the database: the bearer token, the added latency,
- * the delay of slow (0004) transfers, and the webhook announcer for inbound deposits.
+ * the delay of slow (0004) transfers, how repeated references are answered, how long a name
+ * enquiry's session is valid, and the webhook announcer for inbound deposits.
  */
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { DepositNotification } from "@app/adapters/corebanking/Wire"
@@ -27,14 +28,28 @@ export interface SandboxOptions {
   /** webhook delivery: retries after the first attempt (default 3) and the first backoff (default 200 ms) */
   readonly webhookRetries?: number | undefined
   readonly webhookBackoffMs?: number | undefined
+  /**
+   * A debit, credit, transfer or lien placement that repeats a reference already seen:
+   * "first-outcome" (default, operations.md) answers the first outcome again; "reject" answers "94"
+   * (duplicate) and changes nothing, as many real providers do. A requery answers the first outcome
+   * either way.
+   */
+  readonly duplicateReferences?: DuplicateReferences | undefined
+  /** how long a name enquiry's session id may be quoted by a transfer; default 30 minutes */
+  readonly nameEnquirySessionTtlMs?: number | undefined
 }
 
+export type DuplicateReferences = "first-outcome" | "reject"
+
 export const DEFAULT_SLOW_TRANSFER_DELAY_MS = 11_000
+export const DEFAULT_NAME_ENQUIRY_SESSION_TTL_MS = 30 * 60 * 1000
 
 export class SandboxSettings extends Context.Tag("sandbox/SandboxSettings")<SandboxSettings, {
   readonly token: string
   readonly latencyMs: number
   readonly slowTransferDelayMs: number
+  readonly duplicateReferences: DuplicateReferences
+  readonly nameEnquirySessionTtlMs: number
   /** announces a posted deposit to the webhook in the background; never fails */
   readonly announce: (notification: typeof DepositNotification.Type) => Effect.Effect<void>
 }>() {}
@@ -80,6 +95,8 @@ export const sandboxSettingsLayer = (options: SandboxOptions): Layer.Layer<Sandb
         token: options.token,
         latencyMs: options.latencyMs,
         slowTransferDelayMs: options.slowTransferDelayMs ?? DEFAULT_SLOW_TRANSFER_DELAY_MS,
+        duplicateReferences: options.duplicateReferences ?? "first-outcome",
+        nameEnquirySessionTtlMs: options.nameEnquirySessionTtlMs ?? DEFAULT_NAME_ENQUIRY_SESSION_TTL_MS,
         announce: (notification) =>
           Option.match(options.webhook, {
             onNone: () => Effect.void,

@@ -117,9 +117,17 @@ export const genericAccountName = (accountNumber: string): string => `SANDBOX AC
  * - `slowSuccess` (0004): applied at once, but the answer comes after `slowTransferDelayMs`;
  * - `pendingThenFailed` (0005): answers "09"; requeries 1–3 answer Pending, the 4th and later
  *   Failed, and the money returns to the settlement account;
+ * - `malfunctionAfterSuccess` (0006): applied at once (the money is paid out, requery answers
+ *   Successful), but the call answers "96" System malfunction (HTTP 200);
  * - `immediate`: anything else, "00" at once.
  */
-export type DestinationBehaviour = "immediate" | "pendingThenSuccessful" | "failsAtOnce" | "slowSuccess" | "pendingThenFailed"
+export type DestinationBehaviour =
+  | "immediate"
+  | "pendingThenSuccessful"
+  | "failsAtOnce"
+  | "slowSuccess"
+  | "pendingThenFailed"
+  | "malfunctionAfterSuccess"
 
 export const destinationBehaviour = (accountNumber: string): DestinationBehaviour => {
   switch (accountNumber.slice(-4)) {
@@ -131,6 +139,8 @@ export const destinationBehaviour = (accountNumber: string): DestinationBehaviou
       return "slowSuccess"
     case "0005":
       return "pendingThenFailed"
+    case "0006":
+      return "malfunctionAfterSuccess"
     default:
       return "immediate"
   }

@@ -9,7 +9,9 @@ export { sandboxApp, SandboxRoutes } from "./Http.js"
 export { runSandboxMigrations, sandboxMigrations } from "./Migrations.js"
 export { SandboxMigrationsLive, SandboxServer, sandboxServerLayer } from "./Server.js"
 export {
+  DEFAULT_NAME_ENQUIRY_SESSION_TTL_MS,
   DEFAULT_SLOW_TRANSFER_DELAY_MS,
+  type DuplicateReferences,
   type SandboxOptions,
   SandboxSettings,
   sandboxSettingsLayer,

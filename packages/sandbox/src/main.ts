@@ -7,12 +7,14 @@
  * | SANDBOX_PORT | listening port (127.0.0.1) | 8090 |
  * | SANDBOX_DATA_DIR | PGlite data directory, kept across restarts | ./.data/sandbox |
  * | SANDBOX_LATENCY_MS | added to every call | 0 |
+ * | SANDBOX_DUPLICATE_REFERENCES | a repeated reference answers its `first-outcome`, or `reject` ("94") | first-outcome |
+ * | SANDBOX_NIP_SESSION_TTL_MS | how long a name enquiry's session id may be quoted by a transfer | 1800000 (30 min) |
  * | CORE_BANKING_TOKEN | the bearer token callers must send | the service's development token |
  * | SANDBOX_WEBHOOK_URL | where inbound deposits are announced; `none` = not announced | http://127.0.0.1:$PORT/api/v1/webhooks/core-banking (PORT 8080) |
  * | WEBHOOK_HEADER, WEBHOOK_SECRET | the webhook's shared header and secret | as the service |
  * | CORE_BANKING_TIMEOUT_MS | a 0004 transfer answers after this + 1 s | 10000 |
  */
-import { DevelopmentSecrets } from "@app/adapters/AppConfig"
+import { DevelopmentSecrets, SandboxBankConfig } from "@app/adapters/AppConfig"
 import { runService } from "@app/adapters/Runner"
 import { pgliteLayer } from "@app/adapters/sql/Database"
 import { Config, Effect, Layer, Option } from "effect"
@@ -22,10 +24,7 @@ import { SandboxServer, sandboxServerLayer } from "./Server.js"
 const SandboxConfig = Config.all({
   port: Config.port("SANDBOX_PORT").pipe(Config.withDefault(8090)),
   dataDir: Config.string("SANDBOX_DATA_DIR").pipe(Config.withDefault("./.data/sandbox")),
-  latencyMs: Config.integer("SANDBOX_LATENCY_MS").pipe(
-    Config.withDefault(0),
-    Config.validate({ message: "SANDBOX_LATENCY_MS: must be between 0 and 60000", validation: (n) => n >= 0 && n <= 60_000 })
-  ),
+  ...SandboxBankConfig,
   token: Config.string("CORE_BANKING_TOKEN").pipe(Config.withDefault(DevelopmentSecrets.CORE_BANKING_TOKEN)),
   // the service's webhook as `npm start` serves it; "none" = deposits are not announced
   webhookUrl: Config.string("SANDBOX_WEBHOOK_URL").pipe(
@@ -59,6 +58,8 @@ const SandboxMain = Layer.unwrapEffect(
         token: config.token,
         latencyMs: config.latencyMs,
         slowTransferDelayMs: config.timeoutMs + 1000,
+        duplicateReferences: config.duplicateReferences,
+        nameEnquirySessionTtlMs: config.nipSessionTtlMs,
         webhook: Option.map(config.webhookUrl, (url) => ({
           url,
           header: config.webhookHeader.toLowerCase(),

@@ -3,14 +3,18 @@
  * sandbox bank, over real HTTP on a loopback port, through the domain port only (`CoreBanking`,
  * `TestFunding`): account opening, balances and history, the debit rules (PND, liens, freeze,
  * deduplication), reversals, name enquiry, every transfer destination behaviour (including the slow
- * 0004 answer the adapter must give up on), requery, the BVN registry, the bank list and a wrong
- * token. The sandbox's own books (`ledger`, `conservation`) are read directly from its database.
+ * 0004 answer the adapter must give up on and the 0006 "96" answer to an applied transfer), expired
+ * name-enquiry sessions, strict duplicates ("94" to every repeat: an unknown outcome, never a
+ * refusal), requery, the BVN registry, the bank list and a wrong token. The sandbox's own books
+ * (`ledger`, `conservation`) are read directly from its database.
  */
+import { AppConfigTest } from "@app/adapters/AppConfig"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
 import { TestSqlLayer } from "@app/adapters/testing/TestDatabase"
 import {
   CoreBanking,
   type CoreBankingError,
+  type NameEnquiryResult,
   type OpenAccountInput,
   ProviderMisconfigured,
   ProviderRefused,
@@ -20,8 +24,16 @@ import {
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
-import { conservation, ledger, SANDBOX_BANK, SandboxServer, sandboxServerLayer } from "../src/index.js"
-import { ref, TOKEN } from "./support/SandboxTest.js"
+import {
+  conservation,
+  CoreBankingLive,
+  ledger,
+  SANDBOX_BANK,
+  type SandboxOptions,
+  SandboxServer,
+  sandboxServerLayer
+} from "../src/index.js"
+import { ageSession, ref, TOKEN } from "./support/SandboxTest.js"
 
 /** How long the sandbox holds back the answer of a transfer to a destination ending 0004. */
 const SLOW_TRANSFER_DELAY_MS = 3_000
@@ -43,17 +55,17 @@ const adapterLayer = (token: string) =>
       }))
   ).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
+const sandboxOptions: SandboxOptions = {
+  port: 0,
+  token: TOKEN,
+  latencyMs: 0,
+  webhook: Option.none(),
+  slowTransferDelayMs: SLOW_TRANSFER_DELAY_MS
+}
+
 /** The sandbox (no webhook) on a random port over a fresh test database, and the adapter pointed at it. */
 const TestLayer = adapterLayer(TOKEN).pipe(
-  Layer.provideMerge(
-    sandboxServerLayer({
-      port: 0,
-      token: TOKEN,
-      latencyMs: 0,
-      webhook: Option.none(),
-      slowTransferDelayMs: SLOW_TRANSFER_DELAY_MS
-    })
-  ),
+  Layer.provideMerge(sandboxServerLayer(sandboxOptions)),
   Layer.provideMerge(TestSqlLayer),
   // unknown outcomes and misconfiguration are logged as warnings by the adapter: expected here
   Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Error))
@@ -125,21 +137,31 @@ const fundSettlement = (amount: bigint) =>
     yield* cb.debit({ accountNumber, amountKobo: amount, reference: ref("D"), narration: "fund settlement" })
   })
 
-/** Name enquiry, then a transfer quoting its session id. */
-const transferTo = (destinationAccountNumber: string, amountKobo: bigint, reference = ref("T"), bankCode = "000013") =>
-  Effect.gen(function*() {
-    const cb = yield* CoreBanking
-    const enquiry = yield* cb.nameEnquiry({ accountNumber: destinationAccountNumber, bankCode })
-    return yield* cb.transfer({
+/** Runs `effect` with the adapter pointed at a second sandbox, with these options, on the same database. */
+const onSandbox = (options: Partial<SandboxOptions>) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.provide(effect, adapterLayer(TOKEN).pipe(Layer.provide(sandboxServerLayer({ ...sandboxOptions, ...options }))))
+
+/** A transfer to the account of this name enquiry, quoting its session id. */
+const transferQuoting = (enquiry: NameEnquiryResult & { accountNumber: string; bankCode: string }, amountKobo: bigint, reference: string) =>
+  Effect.flatMap(CoreBanking, (cb) =>
+    cb.transfer({
       reference,
       amountKobo,
-      destinationAccountNumber,
-      destinationBankCode: bankCode,
+      destinationAccountNumber: enquiry.accountNumber,
+      destinationBankCode: enquiry.bankCode,
       destinationAccountName: enquiry.accountName,
       nameEnquirySessionId: enquiry.sessionId,
       narration: "payout"
-    })
-  })
+    }))
+
+/** A name enquiry, with the account and bank it was made for. */
+const enquire = (accountNumber: string, bankCode = "000013") =>
+  Effect.flatMap(CoreBanking, (cb) =>
+    Effect.map(cb.nameEnquiry({ accountNumber, bankCode }), (result) => ({ ...result, accountNumber, bankCode })))
+
+/** Name enquiry, then a transfer quoting its session id. */
+const transferTo = (destinationAccountNumber: string, amountKobo: bigint, reference = ref("T"), bankCode = "000013") =>
+  Effect.flatMap(enquire(destinationAccountNumber, bankCode), (enquiry) => transferQuoting(enquiry, amountKobo, reference))
 
 // -------------------------------------------------------------------------------------------------
 // Tests
@@ -243,8 +265,10 @@ layer(TestLayer, { excludeTestServices: true, timeout: "60 seconds" })("HTTP ada
         const debits = (yield* cb.history(accountNumber)).filter((tx) => tx.direction === "debit")
         expect(debits).toHaveLength(1)
         expect(debits[0]).toMatchObject({ amountKobo: 30_000n, channel: "core_debit" })
-        // the same reference for another amount is a duplicate ("94"), refused on a first attempt
-        yield* refused(debit(30_001n, once), "94")
+        // the same reference for another amount is a duplicate ("94"): never a refusal, an unknown
+        // outcome, and the requery tells the reference's first outcome
+        expect((yield* failure(debit(30_001n, once), "ProviderUnknownOutcome")).detail).toContain("94")
+        expect(yield* cb.requery(once)).toBe("successful")
         expect((yield* balances(accountNumber)).ledger).toBe(70_000n)
 
         // liens: withdrawable = ledger − liens; a debit above it is "51"
@@ -448,6 +472,73 @@ layer(TestLayer, { excludeTestServices: true, timeout: "60 seconds" })("HTTP ada
         expect(yield* books).toEqual(before)
         yield* conserved
       }))
+
+    it.effect("0006: applied, but answered \"96\": the adapter reports an unknown outcome; requery successful", () =>
+      Effect.gen(function*() {
+        const cb = yield* CoreBanking
+        yield* fundSettlement(100_000n)
+        const before = yield* books
+        const reference = ref("T")
+        const error = yield* failure(transferTo("0123450006", 30_000n, reference), "ProviderUnknownOutcome")
+        expect(error.detail).toContain("96")
+        expect(yield* cb.requery(reference)).toBe("successful")
+        // repeated (as the saga's recovery would): the first outcome again, paid out once
+        yield* failure(transferTo("0123450006", 30_000n, reference), "ProviderUnknownOutcome")
+        const after = yield* books
+        expect(after.paidOut - before.paidOut).toBe(30_000)
+        expect(after.settlement - before.settlement).toBe(-30_000)
+        yield* conserved
+      }))
+
+    it.effect("an expired name-enquiry session is refused (\"26\", nothing stored); a fresh session under the same reference pays", () =>
+      Effect.gen(function*() {
+        const cb = yield* CoreBanking
+        yield* fundSettlement(100_000n)
+        const before = yield* books
+        const reference = ref("T")
+        const enquiry = yield* enquire("0123456781")
+        yield* ageSession(enquiry.sessionId, 31 * 60_000)
+        const error = yield* refused(transferQuoting(enquiry, 10_000n, reference), "26")
+        expect(error.reason).toContain("expired")
+        expect(yield* cb.requery(reference)).toBe("not_found")
+        expect(yield* transferTo("0123456781", 10_000n, reference)).toBe("successful")
+        expect(yield* cb.requery(reference)).toBe("successful")
+        expect((yield* books).paidOut - before.paidOut).toBe(10_000)
+        yield* conserved
+      }))
+
+    it.effect("strict duplicates: a repeated debit or lien is ProviderUnknownOutcome (\"94\"), applied once; requery successful", () =>
+      onSandbox({ duplicateReferences: "reject" })(Effect.gen(function*() {
+        const cb = yield* CoreBanking
+        const accountNumber = yield* fundedAccount(50_000n)
+        const posting = { accountNumber, amountKobo: 20_000n, reference: ref("D"), narration: "plan funding" }
+        yield* cb.debit(posting)
+        expect((yield* failure(cb.debit(posting), "ProviderUnknownOutcome")).detail).toContain("94")
+        expect(yield* cb.requery(posting.reference)).toBe("successful")
+        expect(yield* balances(accountNumber)).toEqual({ ledger: 30_000n, withdrawable: 30_000n })
+        const lien = { accountNumber, reference: ref("L"), amountKobo: 10_000n }
+        yield* cb.placeLien(lien)
+        yield* failure(cb.placeLien(lien), "ProviderUnknownOutcome")
+        expect((yield* cb.account(accountNumber)).liens).toEqual([{ reference: lien.reference, amountKobo: 10_000n }])
+        yield* conserved
+      })))
+
+    it.effect("CoreBankingLive's embedded sandbox takes both options from AppConfig", () =>
+      Effect.gen(function*() {
+        const cb = yield* CoreBanking
+        const accountNumber = yield* fundedAccount(10_000n)
+        const posting = { accountNumber, amountKobo: 1_000n, reference: ref("D"), narration: "plan funding" }
+        yield* cb.debit(posting)
+        yield* failure(cb.debit(posting), "ProviderUnknownOutcome") // SANDBOX_DUPLICATE_REFERENCES=reject
+        const enquiry = yield* enquire("0123456781")
+        yield* ageSession(enquiry.sessionId, 3 * 60_000)
+        const error = yield* refused(transferQuoting(enquiry, 1_000n, ref("T")), "26") // SANDBOX_NIP_SESSION_TTL_MS
+        expect(error.reason).toContain("2 minutes")
+      }).pipe(
+        Effect.provide(CoreBankingLive.pipe(
+          Layer.provide(AppConfigTest({ sandboxDuplicateReferences: "reject", sandboxNipSessionTtlMs: 2 * 60_000 }))
+        ))
+      ))
 
     it.effect("requery of an unknown reference is not_found", () =>
       Effect.gen(function*() {

@@ -5,15 +5,18 @@
 import { TransactionsData } from "@app/adapters/corebanking/Wire"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { conservation, SandboxServer, sandboxServerLayer } from "../src/index.js"
+import { SandboxServer, sandboxServerLayer } from "../src/index.js"
 import {
   call,
+  concurrentCodes,
   credit,
   debit,
   deposit,
   details,
   expectCode,
+  expectConserved,
   fundedAccount,
+  fundSettlement,
   get,
   ledger,
   nameEnquiry,
@@ -28,20 +31,6 @@ import {
 } from "./support/SandboxTest.js"
 
 const SLOW_MS = 400
-
-/** Puts `amount` into the settlement account the way the service would: deposit, then debit. */
-const fundSettlement = (amount: number) =>
-  Effect.gen(function*() {
-    const accountNumber = yield* fundedAccount(amount)
-    expectCode(yield* debit(accountNumber, amount), "00")
-  })
-
-const expectConserved = Effect.gen(function*() {
-  const check = yield* conservation
-  expect(check.problems).toEqual([])
-  expect(check.ok).toBe(true)
-  return check.ledger
-})
 
 layer(sandboxTest({ slowTransferDelayMs: SLOW_MS }), { excludeTestServices: true, timeout: "60 seconds" })("sandbox money", (it) => {
   describe("deposits and history", () => {
@@ -214,12 +203,7 @@ layer(sandboxTest({ slowTransferDelayMs: SLOW_MS }), { excludeTestServices: true
     it.effect("20 concurrent debits against a balance that covers 5: exactly 5 succeed", () =>
       Effect.gen(function*() {
         const accountNumber = yield* fundedAccount(5_000)
-        const replies = yield* Effect.all(Array.from({ length: 20 }, () => debit(accountNumber, 1_000)), {
-          concurrency: "unbounded"
-        })
-        const codes = replies.map((r) => r.body.responseCode)
-        expect(codes.filter((c) => c === "00")).toHaveLength(5)
-        expect(codes.filter((c) => c === "51")).toHaveLength(15)
+        expect(yield* concurrentCodes(20, () => debit(accountNumber, 1_000))).toEqual({ "00": 5, "51": 15 })
         expect((yield* details(accountNumber)).ledgerBalance).toBe(0)
         yield* expectConserved
       }))
@@ -322,6 +306,24 @@ layer(sandboxTest({ slowTransferDelayMs: SLOW_MS }), { excludeTestServices: true
         expect(yield* ledger).toEqual(before)
         expect(yield* statusOf(reference)).toBe("Failed")
         expect(yield* ledger).toEqual(before)
+        yield* expectConserved
+      }))
+
+    it.effect("0006 is applied (paid out, requery Successful) but the call answers 96 System malfunction", () =>
+      Effect.gen(function*() {
+        yield* fundSettlement(10_000)
+        const before = yield* ledger
+        const reference = ref("T")
+        const reply = yield* transfer("1234560006", 10_000, reference)
+        expect(reply.status).toBe(200)
+        expect(reply.body).toEqual({ responseCode: "96", responseMessage: "System malfunction" })
+        expect((yield* ledger).paidOut - before.paidOut).toBe(10_000)
+        expect((yield* ledger).settlement - before.settlement).toBe(-10_000)
+        expect(yield* statusOf(reference)).toBe("Successful")
+        // a repeat answers its first outcome and pays nothing more
+        expectCode(yield* transfer("1234560006", 10_000, reference), "96")
+        expect((yield* ledger).paidOut - before.paidOut).toBe(10_000)
+        expect(yield* statusOf(reference)).toBe("Successful")
         yield* expectConserved
       }))
 

@@ -10,7 +10,8 @@
  * Classification of one attempt:
  *   HTTP 401/403                        → ProviderMisconfigured (never retried)
  *   HTTP 404 (even with an envelope)    → ProviderMisconfigured (wrong URL: never "not found")
- *   other 4xx                           → ProviderRefused with its envelope's refusal code, else
+ *   other 4xx                           → ProviderRefused with its envelope's refusal code (not
+ *                                         success, pending, ambiguous or "94"), else
  *                                         ProviderMisconfigured (off-protocol answer)
  *   HTTP 5xx, 408, 429, timeout, connection refused/reset, unreadable body → transient
  *   answer that does not decode         → ProviderUnknownOutcome (reads and writes alike)
@@ -18,8 +19,14 @@
  *   pending "01"/"09"/"91"/"97"         → transfer: "pending"; requery: "pending";
  *                                         other writes: ProviderUnknownOutcome (requery);
  *                                         reads: transient
+ *   ambiguous "96"/"06"/"68"            → writes: ProviderUnknownOutcome (requery; never re-sent
+ *                                         blindly); reads: transient
+ *   (`Wire.Codes.ambiguous`: system malfunction, error, response received too late)
  *   "25" on findAccountByReference/bvnLookup → Option.none; on requery → "not_found"
- *   "94" (duplicate) on a RETRIED write → ProviderUnknownOutcome (our earlier attempt may have landed)
+ *   "94" (duplicate) on ANY write, first attempt or retry → ProviderUnknownOutcome: the reference was
+ *                                         seen before (our earlier attempt, or a crashed run's, may
+ *                                         have landed; strict providers answer every repeat "94"), so
+ *                                         only a requery says what happened, never a refusal
  *   any other code                      → ProviderRefused { operation, code, reason: responseMessage }
  * A transient failure is retried (exponential backoff from `retryBaseDelayMs`, jittered, capped at
  * 2 s, `maxAttempts` attempts in all) only where repeating is safe; when attempts run out, or the
@@ -185,6 +192,11 @@ const transportCode = (cause: unknown): string | undefined => {
 
 const segment = encodeURIComponent
 
+/** A code that can only mean "refused": not success, pending, ambiguous or duplicate. */
+const isRefusalCode = (code: string): boolean =>
+  code !== ResponseCodes.success && code !== Wire.Codes.duplicate && !ResponseCodes.pending.includes(code) &&
+  !Wire.Codes.ambiguous.includes(code)
+
 export const makeHttpCoreBanking = (
   config: CoreBankingHttpOptions
 ): Effect.Effect<HttpCoreBanking, never, HttpClient.HttpClient> =>
@@ -294,8 +306,7 @@ export const makeHttpCoreBanking = (
         // another 4xx counts as a refusal only in the protocol's own envelope with a refusal code.
         if (
           status !== 404 && status >= 400 && status < 500 && envelope._tag === "Right" &&
-          envelope.right.responseCode !== ResponseCodes.success &&
-          !ResponseCodes.pending.includes(envelope.right.responseCode)
+          isRefusalCode(envelope.right.responseCode)
         ) {
           return yield* new ProviderRefused({
             operation,
@@ -315,11 +326,7 @@ export const makeHttpCoreBanking = (
         })
       )
 
-    const classify = <D, I, A>(
-      call: Call<D, I, A>,
-      envelope: RawEnvelope,
-      attempt: number
-    ): Effect.Effect<A, AttemptError> => {
+    const classify = <D, I, A>(call: Call<D, I, A>, envelope: RawEnvelope): Effect.Effect<A, AttemptError> => {
       const { operation } = call
       const code = envelope.responseCode
       if (code === ResponseCodes.success) {
@@ -338,12 +345,19 @@ export const makeHttpCoreBanking = (
             : new Transient({ detail: `pending answer "${code}" to a read` })
         )
       }
+      if (Wire.Codes.ambiguous.includes(code)) {
+        return Effect.fail(
+          call.write
+            ? new ProviderUnknownOutcome({ operation, detail: `ambiguous answer "${code}": requery the reference` })
+            : new Transient({ detail: `ambiguous answer "${code}" to a read` })
+        )
+      }
       if (code === ResponseCodes.notFound && call.onNotFound !== undefined) return Effect.succeed(call.onNotFound)
-      if (code === Wire.Codes.duplicate && call.write && attempt > 1) {
+      if (code === Wire.Codes.duplicate && call.write) {
         return Effect.fail(
           new ProviderUnknownOutcome({
             operation,
-            detail: `duplicate answer "${code}" to a repeated attempt: an earlier attempt may have been applied`
+            detail: `duplicate answer "${code}": the reference was used before and may have been applied; requery it`
           })
         )
       }
@@ -362,7 +376,7 @@ export const makeHttpCoreBanking = (
           yield* Effect.annotateCurrentSpan("attempt", attempt)
           return yield* Effect.logDebug("core banking request").pipe(
             Effect.zipRight(readEnvelope(operation, request, call.traceHttp !== false)),
-            Effect.flatMap((envelope) => classify(call, envelope, attempt)),
+            Effect.flatMap((envelope) => classify(call, envelope)),
             Effect.tapErrorTag("Transient", (error) =>
               Effect.logWarning("core banking attempt failed").pipe(
                 Effect.annotateLogs({

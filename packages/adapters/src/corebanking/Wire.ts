@@ -5,11 +5,14 @@
  * - Auth: every request carries `Authorization: Bearer <CORE_BANKING_TOKEN>`; a wrong token is
  *   HTTP 401 (the adapter reports ProviderMisconfigured).
  * - Every answer is HTTP 200 with `{ responseCode, responseMessage, data? }`; `responseCode` "00" is
- *   success, "01"/"09"/"91"/"97" pending, anything else a definite refusal ("07" invalid account,
- *   "25" not found, "51" insufficient funds, "57" not permitted, "26" bad request). HTTP 5xx means
- *   the provider failed: for a write, the outcome is unknown.
+ *   success, "01"/"09"/"91"/"97" pending, "96" (system malfunction), "06" (error) and "68" (answer
+ *   too late) ambiguous (`Codes.ambiguous`: a write may or may not have been applied), "94" a
+ *   duplicate reference, anything else a definite refusal ("07" invalid account, "25" not found,
+ *   "51" insufficient funds, "57" not permitted, "26" bad request). HTTP 5xx means the provider
+ *   failed: for a write, the outcome is unknown.
  * - Amounts are integer kobo as JSON numbers. References are at most 12 characters; a repeated
- *   reference is not applied twice and answers with the first outcome.
+ *   reference is not applied twice: it answers with the first outcome, or (strict providers) "94";
+ *   either way a requery by reference tells the first outcome.
  *
  * Routes (all JSON):
  *   POST   /accounts                                OpenAccountRequest → AccountData
@@ -55,7 +58,14 @@ export const Codes = {
   badRequest: "26",
   insufficientFunds: "51",
   notPermitted: "57",
-  duplicate: "94"
+  duplicate: "94",
+  systemMalfunction: "96",
+  /**
+   * 96 system malfunction, 06 error, 68 response received too late: the provider does not know (or
+   * does not say) whether a write was applied. Never a refusal: a write's outcome is unknown
+   * (requery), a read is tried again.
+   */
+  ambiguous: ["96", "06", "68"] as ReadonlyArray<string>
 } as const
 
 export const Empty = Schema.Struct({})

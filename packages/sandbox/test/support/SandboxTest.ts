@@ -5,11 +5,12 @@
  */
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { TestSqlLayer } from "@app/adapters/testing/TestDatabase"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { Context, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { type SandboxOptions, SandboxServer, sandboxServerLayer } from "../../src/index.js"
+import { conservation, type SandboxOptions, SandboxServer, sandboxServerLayer } from "../../src/index.js"
 
 export const TOKEN = "sandbox-test-token"
 export const WEBHOOK_HEADER = "x-webhook-secret"
@@ -138,6 +139,14 @@ export const call = (
 export const get = (path: string) => call("GET", path)
 export const post = (path: string, body?: unknown) => call("POST", path, body === undefined ? {} : { body })
 
+/** Sends `n` requests made by `request` at once; returns how many were answered with each response code. */
+export const concurrentCodes = <R>(n: number, request: () => Effect.Effect<Reply, never, R>) =>
+  Effect.map(Effect.all(Array.from({ length: n }, request), { concurrency: "unbounded" }), (replies) => {
+    const counts: Record<string, number> = {}
+    for (const r of replies) counts[r.body.responseCode] = (counts[r.body.responseCode] ?? 0) + 1
+    return counts
+  })
+
 /** Asserts an HTTP 200 envelope with this response code; returns `data`. */
 export const expectCode = (reply: Reply, code: string): any => {
   expect(reply.status, JSON.stringify(reply.body)).toBe(200)
@@ -190,6 +199,13 @@ export const fundedAccount = (balance: number) =>
 export const debit = (accountNumber: string, amount: number, reference: string = ref("D")) =>
   post("/transactions/debit", { accountNumber, amount, retrievalReference: reference, narration: "plan funding" })
 
+/** Puts `amount` into the settlement account the way the service would: deposit, then debit. */
+export const fundSettlement = (amount: number) =>
+  Effect.gen(function*() {
+    const accountNumber = yield* fundedAccount(amount)
+    expectCode(yield* debit(accountNumber, amount), "00")
+  })
+
 export const credit = (accountNumber: string, amount: number, reference: string = ref("K")) =>
   post("/transactions/credit", { accountNumber, amount, retrievalReference: reference, narration: "reversal" })
 
@@ -211,6 +227,13 @@ export const transfer = (destinationAccountNumber: string, amount: number, refer
     })
   })
 
+/** Makes a name enquiry's session `ms` old by the database's clock (the sandbox compares with now()). */
+export const ageSession = (sessionId: string, ms: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`
+      UPDATE sandbox_name_enquiries SET created_at = now() - ${ms}::float8 * interval '1 millisecond'
+      WHERE session_id = ${sessionId}`).pipe(Effect.orDie, Effect.asVoid)
+
 export const requery = (reference: string) => get(`/transactions/${reference}/status`)
 
 export const statusOf = (reference: string) => Effect.map(requery(reference), (r) => expectCode(r, "00").status as string)
@@ -220,4 +243,12 @@ export const ledger = Effect.map(get("/sandbox/ledger"), (r) => expectCode(r, "0
   settlement: number
   paidOut: number
   deposits: number
+})
+
+/** Money was neither created nor lost (`conservation` over the sandbox's database); returns the totals. */
+export const expectConserved = Effect.gen(function*() {
+  const check = yield* conservation
+  expect(check.problems).toEqual([])
+  expect(check.ok).toBe(true)
+  return check.ledger
 })
