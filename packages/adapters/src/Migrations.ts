@@ -288,13 +288,31 @@ const m0006_staff_alerts = Effect.gen(function*() {
   yield* sql`CREATE INDEX staff_alerts_open_idx ON staff_alerts (last_raised_at DESC, id DESC) WHERE acknowledged_at IS NULL`
 })
 
+/**
+ * The saga journal's fencing and freshness (Transfers.drive): `epoch`, bumped by every claim and
+ * named by every journal write; `name_enquiry_at`, the age of the NIP session a transfer will quote;
+ * and the `refused` state of a reversal the bank would not make (it waits for an operator).
+ */
+const m0007_saga_fencing = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    ALTER TABLE transactions
+      ADD COLUMN epoch integer NOT NULL DEFAULT 0,
+      ADD COLUMN name_enquiry_at timestamptz`
+  yield* sql`ALTER TABLE transactions DROP CONSTRAINT transactions_reversal_state_check`
+  yield* sql`
+    ALTER TABLE transactions ADD CONSTRAINT transactions_reversal_state_check
+      CHECK (reversal_state IN ('none', 'attempted', 'applied', 'refused'))`
+})
+
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
   "0002_banking": m0002_banking,
   "0003_transfers": m0003_transfers,
   "0004_app_settings": m0004_app_settings,
   "0005_plans": m0005_plans,
-  "0006_staff_alerts": m0006_staff_alerts
+  "0006_staff_alerts": m0006_staff_alerts,
+  "0007_saga_fencing": m0007_saga_fencing
 })
 
 /** Applies every pending migration; returns the ids and names applied by this run. */

@@ -3,6 +3,7 @@
  * against a real database: PGlite, or PostgreSQL when TEST_DATABASE_URL is set. On PostgreSQL the
  * concurrency tests really run statements in parallel on several connections.
  */
+import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import {
   Instalment,
@@ -113,7 +114,7 @@ const settledTransfer = (t: Transfer, status: "pending" | "confirmed" | "failed"
     const repo = yield* TransferRepo
     const result = yield* repo.create(t)
     expect(result.created).toBe(true)
-    return yield* repo.update(t.id, { status, restored: true, ...(status === "failed" ? { failureReason: "x" } : {}) }, t.createdAt)
+    return yield* repo.update(t, { status, restored: true, ...(status === "failed" ? { failureReason: "x" } : {}) }, t.createdAt)
   })
 
 /** wall-clock time (it.effect runs on the TestClock, whose sleeps never wake on their own) */
@@ -370,7 +371,7 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         yield* settledTransfer(transfer(other.customerId, { planId: other.id, purpose: "disbursement", createdAt: later(6_000) }))
 
         expect(yield* repo.countMovements(p.id, "disbursement", null)).toBe(3)
-        yield* (yield* TransferRepo).update(failing.id, { status: "failed", failureReason: "x" }, later(3_500))
+        yield* (yield* TransferRepo).update(failing, { status: "failed", failureReason: "x" }, later(3_500))
         expect(yield* repo.countMovements(p.id, "disbursement", null)).toBe(2)
         expect(yield* repo.countMovements(p.id, "disbursement", later(2_000))).toBe(1) // inclusive
         expect(yield* repo.countMovements(p.id, "disbursement", later(2_001))).toBe(0)
@@ -397,6 +398,10 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo claims (${describeBackend()}
       return claimed.filter((p) => ids.includes(p.id))
     })
   const inserted = (p: Plan) => Effect.flatMap(PlanRepo, (repo) => repo.insert(p))
+  /** moves the plans' leases back by `interval`, as the database's clock running on would (order kept) */
+  const shiftLeases = (ids: ReadonlyArray<string>, interval: string) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql`UPDATE disbursement_plans SET lease_until = lease_until - ${interval}::interval WHERE ${sql.in("id", ids)}`)
   const withCustomer = (overrides: Partial<PlanFields>) => Effect.flatMap(newCustomer, (c) => inserted(plan(c.id, overrides)))
 
   it.effect("claimDue takes active plans whose next cycle is due, sets the lease, keeps the version", () =>
@@ -414,14 +419,19 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo claims (${describeBackend()}
       const ids = [due.id, notYet.id, ...others.map((p) => p.id)]
       expect(yield* claimDueMine(ids, later(999))).toEqual([])
       const now = later(1_000)
+      const before = Date.now()
       const claimed = yield* claimDueMine(ids, now)
-      expect(claimed).toEqual([new Plan({ ...due, leaseUntil: new Date(now.getTime() + lease) })])
+      expect(claimed).toEqual([new Plan({ ...due, leaseUntil: claimed[0]!.leaseUntil })])
+      // the lease runs from the database's now(), not from the caller's clock
+      expect(Math.abs(claimed[0]!.leaseUntil!.getTime() - (before + lease))).toBeLessThan(5_000)
       expect(Option.getOrThrow(yield* repo.findById(due.id))).toEqual(claimed[0])
 
-      // held by its lease until it expires (not at the instant); the other one is due by now
+      // held by its lease until it expires, even for a caller whose clock runs far ahead; the
+      // other one is due by now
       expect((yield* claimDueMine(ids, later(5_000))).map((p) => p.id)).toEqual([notYet.id])
-      expect(yield* claimDueMine([due.id], new Date(now.getTime() + lease))).toEqual([])
-      const reclaimed = yield* claimDueMine([due.id], new Date(now.getTime() + lease + 1))
+      expect(yield* claimDueMine([due.id], new Date(Date.now() + 10 * lease))).toEqual([])
+      yield* shiftLeases([due.id], "1 day")
+      const reclaimed = yield* claimDueMine([due.id], later(6_000))
       expect(reclaimed.map((p) => p.id)).toEqual([due.id])
 
       // release clears the lease, version unchanged
@@ -430,9 +440,10 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo claims (${describeBackend()}
       expect((yield* claimDueMine([due.id], later(1_000))).map((p) => p.id)).toEqual([due.id])
 
       // a lease written by insert (or left by save) is respected too
-      const held = yield* withCustomer({ nextDueAt: later(0), leaseUntil: later(10_000_000) })
+      const held = yield* withCustomer({ nextDueAt: later(0), leaseUntil: new Date(Date.now() + 10_000_000) })
       expect(yield* claimDueMine([held.id], later(9_000_000))).toEqual([])
-      expect((yield* claimDueMine([held.id], later(10_000_001))).map((p) => p.id)).toEqual([held.id])
+      yield* shiftLeases([held.id], "1 day")
+      expect((yield* claimDueMine([held.id], later(9_000_000))).map((p) => p.id)).toEqual([held.id])
     }))
 
   it.effect("claimDue takes a plan whose open instalment's payout is no longer pending", () =>
@@ -445,10 +456,10 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo claims (${describeBackend()}
       yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId: payout.id }))
       // pending, even restored: not yet
       expect(yield* claimDueMine([p.id], later(1_000))).toEqual([])
-      yield* transfers.update(payout.id, { restored: true, transferState: "pending" }, later(1))
+      yield* transfers.update(payout, { restored: true, transferState: "pending" }, later(1))
       expect(yield* claimDueMine([p.id], later(1_000))).toEqual([])
 
-      yield* transfers.update(payout.id, { status: "confirmed", transferState: "successful" }, later(2))
+      yield* transfers.update(payout, { status: "confirmed", transferState: "successful" }, later(2))
       expect((yield* claimDueMine([p.id], later(1_000))).map((x) => x.id)).toEqual([p.id])
       yield* repo.release(p.id)
 
@@ -458,7 +469,7 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo claims (${describeBackend()}
 
       // a failed payout waits to be settled too, but only while the plan is active
       const failed = yield* transfers.create(transfer(customer.id, { planId: p.id })).pipe(Effect.map((r) => r.transfer))
-      yield* transfers.update(failed.id, { status: "failed", failureReason: "x", restored: true }, later(4))
+      yield* transfers.update(failed, { status: "failed", failureReason: "x", restored: true }, later(4))
       yield* repo.ensureInstalment(instalment(p.id, 1, { transactionId: failed.id }))
       expect((yield* claimDueMine([p.id], later(1_000))).map((x) => x.id)).toEqual([p.id])
       yield* repo.release(p.id)
@@ -514,16 +525,17 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo claims (${describeBackend()}
         withCustomer({ state: "paused", updatedAt: new Date(base) }),
         withCustomer({ state: "completed", updatedAt: new Date(base) })
       ])
-      const held = yield* withCustomer({ state: "depleted", updatedAt: new Date(base), leaseUntil: later(60_000) })
+      const held = yield* withCustomer({ state: "depleted", updatedAt: new Date(base), leaseUntil: new Date(Date.now() + 60_000) })
       const ids = [depleted.id, awaiting.id, held.id, ...others.map((p) => p.id)]
       const now = later(1_000)
       const claimed = yield* claimInactiveMine(ids, now)
-      const leaseUntil = new Date(now.getTime() + lease)
+      const leaseUntil = claimed[0]!.leaseUntil
       expect(claimed).toEqual([new Plan({ ...awaiting, leaseUntil }), new Plan({ ...depleted, leaseUntil })])
       expect(yield* claimInactiveMine(ids, later(2_000))).toEqual([])
 
       // once every lease expired: the oldest lease first (held's was the latest), so a caller that
       // lets leases expire visits every plan in turn
+      yield* shiftLeases(ids, "1 day")
       expect((yield* claimInactiveMine(ids, later(100_000))).map((p) => p.id)).toEqual([awaiting.id, depleted.id, held.id])
 
       yield* repo.release(depleted.id)
@@ -598,7 +610,7 @@ layer(Repos(), { timeout: "60 seconds" })(`NoticeRepo, TransactionRepo and Trans
       const reserved = transfer(customer.id, { purpose: "early_withdrawal", reserveKobo: 900_719_925_474_099_312n })
       expect((yield* repo.create(reserved)).transfer).toEqual(reserved)
       expect(Option.getOrThrow(yield* repo.findById(reserved.id)).reserveKobo).toBe(900_719_925_474_099_312n)
-      const updated = yield* repo.update(reserved.id, { restored: true, status: "confirmed" }, later(1))
+      const updated = yield* repo.update(reserved, { restored: true, status: "confirmed" }, later(1))
       expect(updated.reserveKobo).toBe(900_719_925_474_099_312n)
       // the idempotent replay returns it too
       const replay = yield* repo.create(new Transfer({ ...reserved, id: randomUUID() }))

@@ -6,6 +6,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import {
   MovementInFlight,
+  MovementLost,
   TransactionRepo,
   newTransfer,
   Transfer,
@@ -13,7 +14,7 @@ import {
   UnitOfWork
 } from "@app/domain"
 import { referencesOf } from "@app/domain/TransferSaga"
-import { Cause, Effect, Exit, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"
 import { adaptersLayer } from "../src/Live.js"
@@ -156,13 +157,13 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         expect(Option.isNone(yield* repo.findById(first.id))).toBe(false)
 
         // the journal moves on: still pending, but the account is restored (awaiting the transfer's outcome)
-        yield* repo.update(first.id, { debitState: "applied", transferState: "pending", restored: true }, later(5))
+        yield* repo.update(first, { debitState: "applied", transferState: "pending", restored: true }, later(5))
         expect(yield* repo.hasMovementInFlight(customer.id)).toBe(false)
         const second = yield* created(transfer(customer.id, { idempotencyKey: "key-2" }))
         expect((yield* Effect.flip(repo.create(transfer(customer.id, { idempotencyKey: "key-3" }))))._tag).toBe("MovementInFlight")
 
         // finished (failed, account restored): a new one may start
-        yield* repo.update(second.id, { status: "failed", failureReason: "refused", restored: true }, later(6))
+        yield* repo.update(second, { status: "failed", failureReason: "refused", restored: true }, later(6))
         expect(yield* repo.hasMovementInFlight(customer.id)).toBe(false)
         yield* created(transfer(customer.id, { idempotencyKey: "key-3" }))
         expect(yield* repo.hasMovementInFlight(customer.id)).toBe(true)
@@ -190,7 +191,7 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         const repo = yield* TransferRepo
         const customer = yield* newCustomer
         const first = yield* created(transfer(customer.id))
-        yield* repo.update(first.id, { status: "confirmed", transferState: "successful", debitState: "applied", restored: true }, later(1))
+        yield* repo.update(first, { status: "confirmed", transferState: "successful", debitState: "applied", restored: true }, later(1))
         const second = yield* created(transfer(customer.id))
         expect(second.id).not.toBe(first.id)
       }))
@@ -204,7 +205,7 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         const outcome = yield* uow.atomically(Effect.gen(function*() {
           const blocked = yield* Effect.either(repo.create(transfer(customer.id)))
           // the transaction is still usable after the failed insert
-          const updated = yield* repo.update(first.id, { pndLifted: true }, later(1))
+          const updated = yield* repo.update(first, { pndLifted: true }, later(1))
           return [blocked._tag, updated.pndLifted] as const
         }))
         expect(outcome).toEqual(["Left", true])
@@ -228,7 +229,7 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
             SELECT count(*) AS n FROM transactions WHERE customer_id = ${customer.id} AND idempotency_key = ${key}`
           expect(Number(counted[0]!.n)).toBe(1)
           // finish it, so the next round may start a movement
-          yield* repo.update(results[0]!.transfer.id, { status: "confirmed", restored: true }, later(round))
+          yield* repo.update(results[0]!.transfer, { status: "confirmed", restored: true }, later(round))
         }
       }))
 
@@ -276,7 +277,7 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
               'a', 'e', 'x', ${key}, 'h', false, ${at}, ${at})`
         const inFlight = yield* Effect.flip(insertRaw("db-key-2"))
         expect(String((inFlight.cause as { message?: string }).message ?? inFlight.message)).toMatch(/transactions_one_in_flight_key/)
-        yield* (yield* TransferRepo).update(first.id, { restored: true }, later(1))
+        yield* (yield* TransferRepo).update(first, { restored: true }, later(1))
         const reused = yield* Effect.flip(insertRaw("db-key"))
         expect(String((reused.cause as { message?: string }).message ?? reused.message)).toMatch(
           /transactions_customer_idempotency_key/
@@ -291,19 +292,22 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         const customer = yield* newCustomer
         const original = yield* created(transfer(customer.id))
 
-        const step1 = yield* repo.update(original.id, { pndLifted: true }, later(10))
+        const step1 = yield* repo.update(original, { pndLifted: true }, later(10))
         const expected1 = new Transfer({ ...original, pndLifted: true, updatedAt: later(10) })
         expect(step1).toEqual(expected1)
         expect(Option.getOrThrow(yield* repo.findById(original.id))).toEqual(expected1)
 
-        const step2 = yield* repo.update(original.id, {
+        const leasedAt = Date.now()
+        const step2 = yield* repo.update(original, {
           lienPlaced: true,
           debitState: "applied",
           transferState: "pending",
           retryCount: 2,
           nextAttemptAt: later(120_000),
-          leaseUntil: later(30_000)
+          leaseUntil: later(30_020)
         }, later(20))
+        // a lease of 30 s: it runs from the database's now(), not from the writer's clock
+        expect(Math.abs(step2.leaseUntil!.getTime() - (leasedAt + 30_000))).toBeLessThan(5_000)
         const expected2 = new Transfer({
           ...expected1,
           lienPlaced: true,
@@ -311,13 +315,13 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
           transferState: "pending",
           retryCount: 2,
           nextAttemptAt: later(120_000),
-          leaseUntil: later(30_000),
+          leaseUntil: step2.leaseUntil,
           updatedAt: later(20)
         })
         expect(step2).toEqual(expected2)
 
         // back to null, and the final state
-        const step3 = yield* repo.update(original.id, {
+        const step3 = yield* repo.update(original, {
           status: "failed",
           failureReason: "transfer failed",
           transferState: "failed",
@@ -341,14 +345,32 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         expect(Option.getOrThrow(yield* repo.findById(original.id))).toEqual(expected3)
 
         // an empty patch only touches updatedAt
-        expect(yield* repo.update(original.id, {}, later(40))).toEqual(new Transfer({ ...expected3, updatedAt: later(40) }))
+        expect(yield* repo.update(original, {}, later(40))).toEqual(new Transfer({ ...expected3, updatedAt: later(40) }))
       }))
 
-    it.effect("updating an unknown transfer is a defect", () =>
+    it.effect("updating an unknown transfer fails with MovementLost", () =>
       Effect.gen(function*() {
         const repo = yield* TransferRepo
-        const exit = yield* Effect.exit(repo.update(randomUUID(), { pndLifted: true }, at))
-        expect(Exit.isFailure(exit) && Option.isSome(Cause.dieOption(exit.cause))).toBe(true)
+        const id = randomUUID()
+        const lost = yield* Effect.flip(repo.update({ id, epoch: 0 }, { pndLifted: true }, at))
+        expect(lost).toEqual(new MovementLost({ transferId: id, epoch: 0 }))
+      }))
+
+    it.effect("is fenced: a claim bumps the epoch, and a write under an older epoch changes nothing", () =>
+      Effect.gen(function*() {
+        const repo = yield* TransferRepo
+        const customer = yield* newCustomer
+        const original = yield* created(transfer(customer.id))
+        expect(original.epoch).toBe(0)
+        // the creator's lease has expired: another process claims the movement
+        const claimed = (yield* repo.claimDue(later(10_000_000), later(10_030_000), 10_000)).find((t) => t.id === original.id)!
+        expect(claimed.epoch).toBe(1)
+        const lost = yield* Effect.flip(repo.update(original, { transferState: "failed", failureReason: "stale" }, later(10_000_001)))
+        expect(lost).toEqual(new MovementLost({ transferId: original.id, epoch: 0 }))
+        expect(Option.getOrThrow(yield* repo.findById(original.id))).toEqual(claimed)
+        // the claimer's writes go through
+        const step = yield* repo.update(claimed, { pndLifted: true }, later(10_000_002))
+        expect(step).toEqual(new Transfer({ ...claimed, pndLifted: true, updatedAt: later(10_000_002) }))
       }))
   })
 })
@@ -356,6 +378,14 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
 // A database of its own: claimDue looks at every customer's movements.
 layer(Repos(), { timeout: "60 seconds" })(`TransferRepo.claimDue (${describeBackend()})`, (it) => {
   const lease = 30_000
+  /** lets the movement's lease run out on the database's clock */
+  const expireLease = (id: string) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE transactions SET lease_until = now() - interval '1 millisecond' WHERE id = ${id}`)
+  /** a lease `ms` from the database's now(), read on this machine's clock (the same one here) */
+  const expectLeaseAbout = (leaseUntil: Date | null, expectedMs: number) => {
+    expect(leaseUntil).not.toBeNull()
+    expect(Math.abs(leaseUntil!.getTime() - expectedMs)).toBeLessThan(5_000)
+  }
   /** claims with a large limit and keeps the rows of `ids` */
   const claimMine = (ids: ReadonlyArray<string>, now: Date) =>
     Effect.gen(function*() {
@@ -363,26 +393,32 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo.claimDue (${describeBack
       return claimed.filter((t) => ids.includes(t.id))
     })
 
-  it.effect("a fresh saga is claimable; a claimed one only once its lease expired", () =>
+  it.effect("a fresh saga is claimable; a claimed one only once its lease expired, on the database's clock", () =>
     Effect.gen(function*() {
       const repo = yield* TransferRepo
       const customer = yield* newCustomer
       const t = yield* created(transfer(customer.id))
       const now = later(1_000)
+      const before = Date.now()
       const claimed = yield* claimMine([t.id], now)
-      expect(claimed).toEqual([new Transfer({ ...t, leaseUntil: new Date(now.getTime() + lease) })])
-      expect(Option.getOrThrow(yield* repo.findById(t.id)).leaseUntil).toEqual(new Date(now.getTime() + lease))
+      expect(claimed.map((x) => ({ ...x, leaseUntil: null }))).toEqual([new Transfer({ ...t, leaseUntil: null, epoch: 1 })])
+      // the lease runs `lease` ms from the database's now(), whatever the caller's clock says
+      expectLeaseAbout(claimed[0]!.leaseUntil, before + lease)
+      expect(Option.getOrThrow(yield* repo.findById(t.id)).leaseUntil).toEqual(claimed[0]!.leaseUntil)
 
+      // held: even by a caller whose clock runs far ahead (its `now` is not the lease's judge)
       expect(yield* claimMine([t.id], later(2_000))).toEqual([])
-      expect(yield* claimMine([t.id], new Date(now.getTime() + lease))).toEqual([]) // not yet expired at the instant
-      const reclaimed = yield* claimMine([t.id], new Date(now.getTime() + lease + 1))
-      expect(reclaimed.map((x) => x.id)).toEqual([t.id])
-      expect(reclaimed[0]!.leaseUntil).toEqual(new Date(now.getTime() + 2 * lease + 1))
+      expect(yield* claimMine([t.id], new Date(Date.now() + 10 * lease))).toEqual([])
+      yield* expireLease(t.id)
+      const reclaimed = yield* claimMine([t.id], later(3_000))
+      expect(reclaimed.map((x) => [x.id, x.epoch])).toEqual([[t.id, 2]])
 
-      // a live driver's lease (set by update) is respected too
-      yield* repo.update(t.id, { leaseUntil: later(10_000_000) }, later(1))
-      expect(yield* claimMine([t.id], later(9_000_000))).toEqual([])
-      expect((yield* claimMine([t.id], later(10_000_001))).map((x) => x.id)).toEqual([t.id])
+      // a live driver's lease (renewed by update) is respected too, and expires on the same clock
+      const renewed = yield* repo.update(reclaimed[0]!, { leaseUntil: later(3_000 + 10 * lease) }, later(3_000))
+      expectLeaseAbout(renewed.leaseUntil, Date.now() + 10 * lease)
+      expect(yield* claimMine([t.id], new Date(Date.now() + 100 * lease))).toEqual([])
+      yield* expireLease(t.id)
+      expect((yield* claimMine([t.id], later(4_000))).map((x) => x.id)).toEqual([t.id])
     }))
 
   it.effect("a restored pending transfer is claimable only when its requery is due", () =>
@@ -399,15 +435,16 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo.claimDue (${describeBack
       // restored but not awaiting a pending transfer, or with no requery planned: nothing to claim
       const noRequery = yield* created(transfer(customer.id, { debitState: "applied", transferState: "pending", restored: true }))
       const ids = [awaiting.id, noRequery.id]
+      // the requery's due time is the domain's (the caller's clock)
       expect(yield* claimMine(ids, later(59_999))).toEqual([])
       const due = yield* claimMine(ids, later(60_000))
       expect(due.map((x) => x.id)).toEqual([awaiting.id])
-      expect(due[0]!.leaseUntil).toEqual(later(60_000 + lease))
       // held by its lease, even though still due
       expect(yield* claimMine(ids, later(60_001))).toEqual([])
-      expect((yield* claimMine(ids, later(60_000 + lease + 1))).map((x) => x.id)).toEqual([awaiting.id])
+      yield* expireLease(awaiting.id)
+      expect((yield* claimMine(ids, later(60_002))).map((x) => x.id)).toEqual([awaiting.id])
       // a live lease on a due requery holds it as well
-      expect(yield* claimMine(ids, later(60_000 + lease + 2))).toEqual([])
+      expect(yield* claimMine(ids, later(60_003))).toEqual([])
     }))
 
   it.effect("confirmed and failed movements are never claimed", () =>

@@ -186,6 +186,8 @@ export class Transfer extends Schema.Class<Transfer>("Transfer")({
   destinationBankName: Schema.String,
   destinationAccountName: Schema.String,
   nameEnquirySessionId: Schema.String,
+  /** when that session was issued (null: unknown, treated as stale): the saga refreshes a stale one */
+  nameEnquiryAt: Schema.optionalWith(Schema.NullOr(Schema.DateFromSelf), { default: () => null }),
   narration: Schema.String,
   idempotencyKey: Schema.String,
   /** a digest of the request, to tell a retry (same body) from a conflicting reuse of the key */
@@ -197,13 +199,20 @@ export class Transfer extends Schema.Class<Transfer>("Transfer")({
   lienPlaced: Schema.Boolean,
   debitState: Schema.Literal("none", "attempted", "applied", "refused"),
   transferState: Schema.Literal("none", "attempted", "successful", "pending", "failed"),
-  reversalState: Schema.Literal("none", "attempted", "applied"),
+  /** "refused": the bank refused to credit the customer back; an operator must act (staff alert) */
+  reversalState: Schema.Literal("none", "attempted", "applied", "refused"),
   restored: Schema.Boolean,
   retryCount: Schema.Number,
   /** when reconciliation should requery a pending transfer next */
   nextAttemptAt: Schema.NullOr(Schema.DateFromSelf),
   /** a process driving this saga holds it until then; an expired lease means the driver died */
   leaseUntil: Schema.NullOr(Schema.DateFromSelf),
+  /**
+   * The fencing token of the movement's current driver: 0 for its creator, bumped by every claim.
+   * A journal write names the epoch its writer holds and is applied only while it is still the
+   * current one, so a driver that stalled past its lease cannot overwrite its successor's journal.
+   */
+  epoch: Schema.optionalWith(Schema.Number, { default: () => 0 }),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 }) {}
@@ -222,18 +231,21 @@ export const FreshJournal = {
   nextAttemptAt: null
 } as const
 
-/** A new movement: its request fields, a fresh journal, and the given lease. */
+/** A new movement: its request fields, a fresh journal, and the given lease (held by its creator, epoch 0). */
 export const newTransfer = (
-  fields: Omit<Transfer, keyof typeof FreshJournal | "leaseUntil" | "updatedAt" | "reserveKobo"> & {
+  fields: Omit<Transfer, keyof typeof FreshJournal | "leaseUntil" | "updatedAt" | "reserveKobo" | "epoch" | "nameEnquiryAt"> & {
     readonly leaseUntil?: Date | null
     readonly reserveKobo?: bigint
+    readonly nameEnquiryAt?: Date | null
   }
 ): Transfer =>
   new Transfer({
     ...fields,
     ...FreshJournal,
     reserveKobo: fields.reserveKobo ?? 0n,
+    nameEnquiryAt: fields.nameEnquiryAt ?? null,
     leaseUntil: fields.leaseUntil ?? null,
+    epoch: 0,
     updatedAt: fields.createdAt
   })
 
@@ -252,8 +264,16 @@ export type TransferPatch = Partial<
     | "retryCount"
     | "nextAttemptAt"
     | "leaseUntil"
+    | "nameEnquirySessionId"
+    | "nameEnquiryAt"
   >
 >
+
+/** What a journal write names: the movement, and the claim epoch its writer holds. */
+export interface TransferClaim {
+  readonly id: string
+  readonly epoch: number
+}
 
 // ---------------------------------------------------------------------------------------------
 // Disbursement plans

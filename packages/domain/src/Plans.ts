@@ -4,14 +4,15 @@
  * is a movement of the transfer saga (Transfers.ts): there is no second money path.
  *
  * Life of a plan (Plan.state):
- * - awaiting_funds → active when the wallet covers the total (POST, the activation job, a deposit).
+ * - awaiting_funds → active when the wallet covers the plan: the total AND the NIP fee (with VAT) of
+ *   every payout (`reservedFor`; POST, the activation job, a deposit).
  *   Activation fixes the anchor: cycle 0 is the first slot after that moment.
  * - active: the due-payout job pays cycle after cycle. A cycle has one Instalment record (unique
  *   per plan and cycle) and at most one live payout attempt, linked under the plan's row lock, so
  *   several scheduler processes pay it once. Missed cycles (downtime) are paid one after the other,
  *   in order, and the schedule continues from its anchor.
  * - A payout the wallet cannot cover fails without a debit: the plan is `depleted` (plan_depleted);
- *   it resumes, catching up, once the wallet covers the rest of the pot.
+ *   it resumes, catching up, once the wallet covers the rest of the pot and its fees.
  * - A payout that fails at the bank is reversed by the saga (disbursement_failed) and tried again
  *   after `plans.payoutRetry.retryAfterMinutes`; after `maxAttempts` failures the plan is `paused`
  *   (plan_paused) until the customer edits it (e.g. a new withdrawal account).
@@ -23,7 +24,7 @@
  *   move to the new time (from the same anchor); a paused plan resumes.
  * - amount, duration, frequency or week day: the remaining schedule is replaced. Paid cycles stay in
  *   the history; the new total is paid in new cycles from the first slot after the edit, and the
- *   plan is active again only when the wallet covers the new total. Borrow count stays (per plan).
+ *   plan is active again only when the wallet covers the new total and its fees. Borrow count stays (per plan).
  * - refused while a payout of the plan is in progress.
  */
 import { Duration, Effect, Option } from "effect"
@@ -354,8 +355,24 @@ const walletBalance = (customerId: string) =>
     return Option.some({ accountNumber: accountNumber.value, withdrawableKobo: snapshot.withdrawableBalanceKobo })
   })
 
-/** What the wallet must still hold for the plan: the rest of the pot (the spec's activation rule). */
-export const remainingPot = (plan: Plan): Kobo => Schedule.remainingKobo(plan.totalAmountKobo, plan.cycleCount, plan.nextCycle)
+/**
+ * What the wallet must hold for the plan to be "covered": its remaining payouts AND the NIP fee
+ * (with VAT) each of them debits. One definition for activation, the depleted notice and Extra
+ * Cash's reserve. A payout needs only its own instalment and fee, never more than this, so a plan
+ * that is activated can pay its next cycle, and a depleted plan is not resumed before it can (a
+ * plan on its last cycle with exactly the pot in the wallet used to loop depleted → active).
+ */
+export const reservedFor = (plan: Plan, nip: Fees.NipFeeSchedule): Kobo => {
+  const remaining = plan.cycleCount - plan.nextCycle
+  if (remaining <= 0 || plan.state === "completed") return 0n
+  const regular = Schedule.regularAmount(plan.totalAmountKobo, plan.cycleCount)
+  const last = Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, plan.cycleCount - 1)
+  const feeOf = (amount: Kobo) => Fees.quote(amount, nip).totalKobo
+  return BigInt(remaining - 1) * feeOf(regular) + feeOf(last)
+}
+
+/** `reservedFor` under the current NIP fee settings. */
+export const coverageNeeded = (plan: Plan) => Effect.map(Settings.get(Settings.NipFees), (nip) => reservedFor(plan, nip))
 
 /**
  * Activates a plan awaiting funds, or resumes a depleted one, when the wallet covers the rest of the
@@ -366,7 +383,7 @@ export const activateIfFunded = (plan: Plan) =>
   Effect.gen(function*() {
     if (plan.state !== "awaiting_funds" && plan.state !== "depleted") return plan
     const wallet = yield* walletBalance(plan.customerId)
-    if (Option.isNone(wallet) || wallet.value.withdrawableKobo < remainingPot(plan)) return plan
+    if (Option.isNone(wallet) || wallet.value.withdrawableKobo < (yield* coverageNeeded(plan))) return plan
     const at = yield* now
     const terms = termsOf(plan)
     const anchor = plan.state === "awaiting_funds" || plan.anchorDate === null ? Schedule.anchorDate(terms, at) : plan.anchorDate
@@ -494,6 +511,7 @@ const createMovement = (plan: Plan, request: PayoutRequest, at: Date) =>
         destinationBankCode: plan.withdrawalBankCode,
         destinationBankName: plan.withdrawalBankName,
         destinationAccountName: plan.withdrawalAccountName,
+        // of unknown age: the saga makes a fresh name enquiry before it sends (NIP sessions expire)
         nameEnquirySessionId: plan.nameEnquirySessionId,
         narration: request.narration,
         idempotencyKey: request.idempotencyKey.replace("{id}", id),
@@ -580,13 +598,14 @@ export const settle = (planId: string) =>
         return null
       }
       if (failed.failureReason === INSUFFICIENT_BALANCE && failed.debitState !== "applied") {
+        const needed = yield* coverageNeeded(plan)
         yield* repo.saveInstalment(new Instalment({ ...instalment, transactionId: null, updatedAt: at }))
         yield* repo.save(new Plan({ ...plan, state: "depleted", nextDueAt: null, updatedAt: at }))
         return {
           kind: "plan_depleted" as const,
           subject: "Your plan payout is on hold: fund your wallet",
           message: `Your ${formatNaira(instalment.amountKobo)} payout due ${instalment.dueAt.toISOString()} could not be made: ` +
-            `your wallet does not cover it and its fee. Fund your wallet with at least ${formatNaira(remainingPot(plan))} ` +
+            `your wallet does not cover it and its fee. Fund your wallet with at least ${formatNaira(needed)} ` +
             `and your plan resumes, paying what is due.`
         }
       }
@@ -637,7 +656,7 @@ export const runPlan = (planId: string) =>
         Effect.catchTag("MovementInFlight", () => Effect.succeed(Option.none<Transfer>()))
       )
       if (Option.isNone(started)) break
-      const t = yield* drive(started.value.id)
+      const t = yield* drive(started.value)
       if (t.status === "confirmed") paid++
       else if (t.status === "failed") failed++
       else {
@@ -823,7 +842,7 @@ export const borrow = (accountId: string, idempotencyKey: string) =>
       return { transfer: created.transfer, created: true }
     })).pipe(
       Effect.flatMap(({ created, transfer }) =>
-        created ? Effect.zipLeft(drive(transfer.id), settle(planId)) : Effect.succeed(transfer)
+        created ? Effect.zipLeft(drive(transfer), settle(planId)) : Effect.succeed(transfer)
       )
     ))
     return yield* sameRequest(started, requestHash)
@@ -838,16 +857,6 @@ export const borrow = (accountId: string, idempotencyKey: string) =>
 // ---------------------------------------------------------------------------------------------
 // Extra Cash
 // ---------------------------------------------------------------------------------------------
-
-/** What the wallet must keep for the plan: its remaining payouts and their NIP fees. */
-export const reservedFor = (plan: Plan, nip: Fees.NipFeeSchedule): Kobo => {
-  const remaining = plan.cycleCount - plan.nextCycle
-  if (remaining <= 0 || plan.state === "completed") return 0n
-  const regular = Schedule.regularAmount(plan.totalAmountKobo, plan.cycleCount)
-  const last = Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, plan.cycleCount - 1)
-  const feeOf = (amount: Kobo) => Fees.quote(amount, nip).totalKobo
-  return BigInt(remaining - 1) * feeOf(regular) + feeOf(last)
-}
 
 /** Extra Cash fees on `amountKobo`: the flat fee plus the NIP fee with VAT. */
 export const extraCashFees = (amountKobo: Kobo, feeBasisPoints: bigint, nip: Fees.NipFeeSchedule): Kobo => {
@@ -960,7 +969,7 @@ export const extraCash = (accountId: string, amountKobo: Kobo, idempotencyKey: s
       }, at)
       return created
     })).pipe(
-      Effect.flatMap(({ created, transfer }) => (created ? drive(transfer.id) : Effect.succeed(transfer)))
+      Effect.flatMap(({ created, transfer }) => (created ? drive(transfer) : Effect.succeed(transfer)))
     ))
     return yield* sameRequest(started, requestHash)
   }).pipe(

@@ -5,6 +5,7 @@
 import { Context, Data, type Effect, type Option, type Redacted } from "effect"
 import type {
   Transfer,
+  TransferClaim,
   TransferPatch,
   Account,
   AccountWithCustomer,
@@ -259,6 +260,9 @@ export class UniqueViolation extends Data.TaggedError("UniqueViolation")<{
 /** Another money movement of this customer is still in flight (one at a time per customer). */
 export class MovementInFlight extends Data.TaggedError("MovementInFlight")<{}> {}
 
+/** A journal write named an epoch that is no longer the movement's: another driver has claimed it. */
+export class MovementLost extends Data.TaggedError("MovementLost")<{ readonly transferId: string; readonly epoch: number }> {}
+
 export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRepo, {
   /**
    * Inserts a new movement, or returns the one already stored under the same customer and
@@ -271,14 +275,18 @@ export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRep
   readonly findByIdempotencyKey: (customerId: string, idempotencyKey: string) => Effect.Effect<Option.Option<Transfer>>
   /** Whether a movement of this customer is pending with its account not yet restored. */
   readonly hasMovementInFlight: (customerId: string) => Effect.Effect<boolean>
-  /** Writes journal fields (and updated_at = now); returns the updated record. */
-  readonly update: (id: string, patch: TransferPatch, now: Date) => Effect.Effect<Transfer>
+  /**
+   * Writes journal fields (and updated_at = now) only while `claim.epoch` is still the movement's
+   * epoch; returns the updated record. MovementLost when it is not: another driver claimed the
+   * movement since (the caller must stop at once, with no further provider call).
+   */
+  readonly update: (claim: TransferClaim, patch: TransferPatch, now: Date) => Effect.Effect<Transfer, MovementLost>
   /**
    * Claims up to `limit` pending movements that need driving and that no live process holds (lease
    * expired or none): sagas whose account is not restored (their driver died mid-way), restored ones
    * whose final status was never written (the driver died just before), and pending transfers whose
-   * requery is due (`nextAttemptAt <= now`). Sets their lease to `leaseUntil`. Safe across processes
-   * (FOR UPDATE SKIP LOCKED).
+   * requery is due (`nextAttemptAt <= now`). Sets their lease to `leaseUntil` and bumps their epoch,
+   * so whoever held them before is fenced out. Safe across processes (FOR UPDATE SKIP LOCKED).
    */
   readonly claimDue: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<Transfer>>
 }>() {}

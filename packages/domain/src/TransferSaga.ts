@@ -19,7 +19,8 @@ import type { Kobo } from "./Money.js"
 
 export type DebitState = "none" | "attempted" | "applied" | "refused"
 export type TransferState = "none" | "attempted" | "successful" | "pending" | "failed"
-export type ReversalState = "none" | "attempted" | "applied"
+/** "refused": the bank refused to give the money back; it waits for an operator (staff alert) */
+export type ReversalState = "none" | "attempted" | "applied" | "refused"
 export type TransferStatus = "pending" | "confirmed" | "failed"
 
 export interface TransferJournal {
@@ -27,7 +28,7 @@ export interface TransferJournal {
   readonly status: TransferStatus
   /** step 1 done (PND lifted) */
   readonly pndLifted: boolean
-  /** step 2 done (lien placed) */
+  /** step 2 done (the protecting lien placed, or none was needed) */
   readonly lienPlaced: boolean
   readonly debit: DebitState
   readonly transfer: TransferState
@@ -53,6 +54,8 @@ export type Action =
   | { readonly _tag: "Finish"; readonly status: "confirmed" | "failed" }
   /** nothing to do now: a pending transfer waits for reconciliation */
   | { readonly _tag: "AwaitTransfer" }
+  /** nothing the saga can do: the bank refused the reversal, an operator must act */
+  | { readonly _tag: "AwaitOperator" }
   | { readonly _tag: "Done" }
 
 const act = <T extends Action["_tag"]>(tag: T) => ({ _tag: tag }) as Extract<Action, { _tag: T }>
@@ -88,6 +91,8 @@ export const decide = (j: TransferJournal): Action => {
           return act("RequeryReversal")
         case "applied":
           return j.restored ? { _tag: "Finish", status: "failed" } : act("Restore")
+        case "refused":
+          return j.restored ? act("AwaitOperator") : act("Restore")
       }
   }
 }
@@ -101,20 +106,33 @@ export const referencesOf = (transactionId: string) => ({
 })
 
 /**
- * The lien that protects the rest of the balance while PND is lifted: everything but the amount
- * being moved, so no other debit can take money that is not part of this movement.
+ * The lien that protects the rest of the balance while PND is lifted: everything withdrawable but
+ * the amount being moved, so no other debit can take money that is not part of this movement.
+ * Liens already on the account protect their own part (the withdrawable balance excludes them).
+ * Zero when the movement takes everything withdrawable: then no lien is placed (a bank refuses a
+ * lien of nothing).
  */
-export const protectingLien = (ledgerBalance: Kobo, debitTotal: Kobo): Kobo =>
-  ledgerBalance > debitTotal ? ledgerBalance - debitTotal : 0n
+export const protectingLien = (withdrawableBalance: Kobo, debitTotal: Kobo): Kobo =>
+  withdrawableBalance > debitTotal ? withdrawableBalance - debitTotal : 0n
 
 export const TransferPolicy = {
   /** requeries of a pending transfer before it is failed and reversed */
   maxRequeries: 5,
   /** reconciliation backoff: first requery after 5 minutes (the spec's polling period), doubling, at most 30 minutes apart */
   firstRequeryAfterMs: 5 * 60_000,
-  maxRequeryIntervalMs: 30 * 60_000
+  maxRequeryIntervalMs: 30 * 60_000,
+  /**
+   * How old a NIP name-enquiry session may be when a transfer quotes it; an older one (or one of
+   * unknown age, e.g. a plan's stored session) is replaced by a fresh name enquiry just before
+   * sending. Banks expire sessions (the sandbox after 30 minutes by default).
+   */
+  nameEnquiryMaxAgeMs: 10 * 60_000
 } as const
 
 /** When to requery a pending transfer next, after `retryCount` requeries. */
 export const nextRequeryDelayMs = (retryCount: number): number =>
   Math.min(TransferPolicy.firstRequeryAfterMs * 2 ** retryCount, TransferPolicy.maxRequeryIntervalMs)
+
+/** How long reconciliation takes to use up its requeries: past it, a movement with no answer is escalated. */
+export const requeryWindowMs: number = Array.from({ length: TransferPolicy.maxRequeries }, (_, i) => nextRequeryDelayMs(i))
+  .reduce((a, b) => a + b, 0)

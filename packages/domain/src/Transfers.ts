@@ -7,15 +7,22 @@
  *   never treated as a failure. `processDue` (scheduler and start-up) picks it up again when its
  *   lease expires and `decide` requeries the step.
  * - `reconcile(id)` requeries a transfer the provider answered "pending", with backoff; after
- *   TransferPolicy.maxRequeries it is failed with a reason and the debit reversed (the spec's rule).
- * - A driver holds a lease on the movement while it works (renewed at every journal write), so two
- *   processes never drive the same saga; a driver that died leaves an expired lease behind.
+ *   TransferPolicy.maxRequeries definite "pending" answers it is failed with a reason and the debit
+ *   reversed (the spec's rule). Requeries that get no answer never count toward that limit.
+ * - A driver holds a lease on the movement while it works (renewed at every journal write); a
+ *   driver that died leaves an expired lease behind, and the process that claims the movement then
+ *   bumps its epoch. Journal writes are fenced by the epoch, so a driver that merely stalled past
+ *   its lease is stopped at its next write instead of overwriting its successor's journal.
+ * - What needs an operator (a refused reversal or lien removal, a transfer pending past its
+ *   requeries or unanswered for too long) raises a staff alert (Alerts.ts).
  */
 import { Duration, Effect, Option } from "effect"
+import { raiseAlert } from "./Alerts.js"
 import {
   CoreBanking,
   type CoreBankingError,
-  type RequeryStatus
+  type RequeryStatus,
+  ResponseCodes
 } from "./CoreBanking.js"
 import { BalanceCache } from "./Banking.js"
 import * as Beneficiaries from "./Beneficiaries.js"
@@ -29,15 +36,16 @@ import {
 } from "./Errors.js"
 import * as Fees from "./Fees.js"
 import * as Notices from "./Notices.js"
-import { newTransfer, type Transfer, type TransferPatch } from "./Models.js"
+import { newTransfer, type Transfer, type TransferClaim, type TransferPatch } from "./Models.js"
 import { formatNaira, type Kobo } from "./Money.js"
-import { Ids, MovementInFlight, SecretHasher, TransferRepo } from "./Ports.js"
+import { Ids, MovementInFlight, MovementLost, SecretHasher, TransferRepo } from "./Ports.js"
 import * as Settings from "./Settings.js"
 import {
   decide,
   nextRequeryDelayMs,
   protectingLien,
   referencesOf,
+  requeryWindowMs,
   type TransferJournal,
   TransferPolicy
 } from "./TransferSaga.js"
@@ -63,7 +71,7 @@ export const journalOf = (t: Transfer): TransferJournal => ({
 
 type Answer<A> =
   | { readonly _tag: "Ok"; readonly value: A }
-  | { readonly _tag: "Refused"; readonly reason: string }
+  | { readonly _tag: "Refused"; readonly reason: string; readonly notFound: boolean }
   | { readonly _tag: "Unknown" }
 
 /** A provider call's outcome as data. A misconfiguration is an unknown outcome (and an alarm). */
@@ -71,7 +79,8 @@ const ask = <A>(operation: string, call: Effect.Effect<A, CoreBankingError>): Ef
   call.pipe(
     Effect.map((value): Answer<A> => ({ _tag: "Ok", value })),
     Effect.catchTags({
-      ProviderRefused: (e) => Effect.succeed<Answer<A>>({ _tag: "Refused", reason: `${e.reason} (${e.code})` }),
+      ProviderRefused: (e) =>
+        Effect.succeed<Answer<A>>({ _tag: "Refused", reason: `${e.reason} (${e.code})`, notFound: e.code === ResponseCodes.notFound }),
       ProviderUnknownOutcome: (e) =>
         Effect.logWarning("saga step outcome unknown; will requery").pipe(
           Effect.annotateLogs({ operation, detail: e.detail }),
@@ -94,183 +103,292 @@ const load = (id: string) =>
 
 const MAX_STEPS = 24
 
-/** Runs the saga of `transferId` as far as it can go now; returns the movement as it stands. */
-export const drive = (transferId: string) =>
+/** The provider calls that change the account's state rather than move money under a reference. */
+type AccountCall = "LiftPnd" | "PlaceLien" | null
+
+/**
+ * Runs the saga of the movement `held` names as far as it can go now, as the driver holding its
+ * epoch (its creator, or the process that claimed it); returns the movement as it stands.
+ *
+ * Every journal write is fenced by that epoch. A write that matches no row means another driver has
+ * claimed the movement (this one stalled past its lease): the saga stops at once, with no further
+ * provider call, and only undoes what its own last call may have left behind (see `stepAside`).
+ */
+export const drive = (held: TransferClaim) =>
   Effect.gen(function*() {
     const repo = yield* TransferRepo
     const bank = yield* CoreBanking
-    let t = yield* load(transferId)
+    let t = yield* load(held.id)
+    if (t.epoch !== held.epoch) return yield* new MovementLost({ transferId: held.id, epoch: held.epoch })
     const refs = referencesOf(t.id)
     const account = t.sourceAccountNumber
     const debitTotal = t.amountKobo + t.feeKobo
     const write = (patch: TransferPatch) =>
       Effect.flatMap(now, (at) =>
-        repo.update(t.id, { leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)), ...patch }, at)).pipe(
+        repo.update(held, { leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)), ...patch }, at)).pipe(
           Effect.tap((updated) => Effect.sync(() => (t = updated)))
         )
+    let lastCall: AccountCall = null
 
-    for (let step = 0; step < MAX_STEPS; step++) {
-      const action = decide(journalOf(t))
-      yield* Effect.annotateCurrentSpan("lastAction", action._tag)
-      switch (action._tag) {
-        case "Done":
-        case "AwaitTransfer":
-          return t
-        case "Finish": {
-          yield* write({ status: action.status, leaseUntil: null })
-          yield* Effect.logInfo("money movement finished").pipe(
-            Effect.annotateLogs({ transactionId: t.id, status: action.status, reason: t.failureReason ?? "" })
-          )
-          if (action.status === "failed" && t.debitState === "applied") yield* notifyFailure(t)
-          return t
-        }
-        case "LiftPnd": {
-          const answer = yield* ask("deactivatePnd", bank.deactivatePnd(account))
-          if (answer._tag === "Unknown") return t
-          yield* write(answer._tag === "Ok" ? { pndLifted: true } : { failureReason: `Could not lift PND: ${answer.reason}` })
-          break
-        }
-        case "PlaceLien": {
-          const snapshot = yield* ask("account", bank.account(account))
-          if (snapshot._tag === "Unknown") return t
-          if (snapshot._tag === "Refused") {
-            yield* write({ failureReason: `Could not read the account: ${snapshot.reason}` })
-            break
-          }
-          if (snapshot.value.withdrawableBalanceKobo < debitTotal + t.reserveKobo) {
-            yield* write({ failureReason: INSUFFICIENT_BALANCE })
-            break
-          }
-          const answer = yield* ask(
-            "placeLien",
-            bank.placeLien({
-              accountNumber: account,
-              reference: refs.lien,
-              amountKobo: protectingLien(snapshot.value.ledgerBalanceKobo, debitTotal)
-            })
-          )
-          if (answer._tag === "Unknown") return t
-          yield* write(answer._tag === "Ok" ? { lienPlaced: true } : { failureReason: `Could not place the lien: ${answer.reason}` })
-          break
-        }
-        case "Debit": {
-          yield* write({ debitState: "attempted" })
-          const answer = yield* ask(
-            "debit",
-            bank.debit({ accountNumber: account, amountKobo: debitTotal, reference: refs.debit, narration: t.narration })
-          )
-          if (answer._tag === "Unknown") return t
-          yield* write(
-            answer._tag === "Ok"
-              ? { debitState: "applied" }
-              : { debitState: "refused", failureReason: `Debit refused: ${answer.reason}` }
-          )
-          break
-        }
-        case "RequeryDebit": {
-          const status = yield* requery(refs.debit)
-          if (status === "unknown" || status === "pending") return t
-          yield* write(
-            status === "successful"
-              ? { debitState: "applied" }
-              : status === "not_found"
-              // never reached the provider: resume, debiting again under the same reference
-              ? { debitState: "none" }
-              : { debitState: "refused", failureReason: "The debit did not go through" }
-          )
-          break
-        }
-        case "Transfer": {
-          yield* write({ transferState: "attempted" })
-          const answer = yield* ask(
-            "transfer",
-            bank.transfer({
-              reference: refs.transfer,
-              amountKobo: t.amountKobo,
-              destinationAccountNumber: t.destinationAccountNumber,
-              destinationBankCode: t.destinationBankCode,
-              destinationAccountName: t.destinationAccountName,
-              nameEnquirySessionId: t.nameEnquirySessionId,
-              narration: t.narration
-            })
-          )
-          if (answer._tag === "Unknown") return t
-          const at = yield* now
-          yield* write(
-            answer._tag === "Refused"
-              ? { transferState: "failed", failureReason: `Transfer refused: ${answer.reason}` }
-              : answer.value === "successful"
-              ? { transferState: "successful" }
-              : { transferState: "pending", nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(0)) }
-          )
-          break
-        }
-        case "RequeryTransfer": {
-          const status = yield* requery(refs.transfer)
-          if (status === "unknown") return t
-          const at = yield* now
-          yield* write(
-            status === "successful"
-              ? { transferState: "successful" }
-              : status === "failed" || status === "reversed"
-              ? { transferState: "failed", failureReason: "The transfer failed at the bank" }
-              : status === "pending"
-              ? { transferState: "pending", nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(0)) }
-              // never reached the provider: send it again under the same reference
-              : { transferState: "none" }
-          )
-          break
-        }
-        case "Reverse": {
-          yield* write({ reversalState: "attempted" })
-          const answer = yield* ask(
-            "credit",
-            bank.credit({ accountNumber: account, amountKobo: debitTotal, reference: refs.reversal, narration: `Reversal: ${t.narration}` })
-          )
-          if (answer._tag === "Unknown") return t
-          if (answer._tag === "Refused") {
-            // the customer's money is in settlement and the bank refuses to give it back: an operator must act
-            yield* Effect.logError("reversal refused: customer funds held in settlement").pipe(
-              Effect.annotateLogs({ transactionId: t.id, reason: answer.reason })
+    const saga = Effect.gen(function*() {
+      for (let step = 0; step < MAX_STEPS; step++) {
+        const action = decide(journalOf(t))
+        yield* Effect.annotateCurrentSpan("lastAction", action._tag)
+        lastCall = null
+        switch (action._tag) {
+          case "Done":
+          case "AwaitTransfer":
+          case "AwaitOperator":
+            return t
+          case "Finish": {
+            yield* write({ status: action.status, leaseUntil: null })
+            yield* Effect.logInfo("money movement finished").pipe(
+              Effect.annotateLogs({ transactionId: t.id, status: action.status, reason: t.failureReason ?? "" })
             )
+            if (action.status === "failed" && t.debitState === "applied") yield* notifyFailure(t)
             return t
           }
-          yield* write({ reversalState: "applied" })
-          break
-        }
-        case "RequeryReversal": {
-          const status = yield* requery(refs.reversal)
-          if (status === "unknown" || status === "pending") return t
-          if (status === "successful") yield* write({ reversalState: "applied" })
-          // never reached the provider: credit again under the same reference
-          else if (status === "not_found") yield* write({ reversalState: "none" })
-          else {
-            yield* Effect.logError("reversal not applied at the bank: operator attention").pipe(
-              Effect.annotateLogs({ transactionId: t.id, status })
+          case "LiftPnd": {
+            lastCall = "LiftPnd"
+            const answer = yield* ask("deactivatePnd", bank.deactivatePnd(account))
+            if (answer._tag === "Unknown") return t
+            yield* write(answer._tag === "Ok" ? { pndLifted: true } : { failureReason: `Could not lift PND: ${answer.reason}` })
+            break
+          }
+          case "PlaceLien": {
+            const snapshot = yield* ask("account", bank.account(account))
+            if (snapshot._tag === "Unknown") return t
+            if (snapshot._tag === "Refused") {
+              yield* write({ failureReason: `Could not read the account: ${snapshot.reason}` })
+              break
+            }
+            // our lien is there already: placed by an earlier attempt whose answer was lost
+            if (snapshot.value.liens.some((l) => l.reference === refs.lien)) {
+              yield* write({ lienPlaced: true })
+              break
+            }
+            if (snapshot.value.withdrawableBalanceKobo < debitTotal + t.reserveKobo) {
+              yield* write({ failureReason: INSUFFICIENT_BALANCE })
+              break
+            }
+            const lien = protectingLien(snapshot.value.withdrawableBalanceKobo, debitTotal)
+            // the movement takes everything withdrawable: nothing is left to protect
+            if (lien === 0n) {
+              yield* write({ lienPlaced: true })
+              break
+            }
+            lastCall = "PlaceLien"
+            const answer = yield* ask("placeLien", bank.placeLien({ accountNumber: account, reference: refs.lien, amountKobo: lien }))
+            if (answer._tag === "Unknown") return t
+            yield* write(answer._tag === "Ok" ? { lienPlaced: true } : { failureReason: `Could not place the lien: ${answer.reason}` })
+            break
+          }
+          case "Debit": {
+            yield* write({ debitState: "attempted" })
+            const answer = yield* ask(
+              "debit",
+              bank.debit({ accountNumber: account, amountKobo: debitTotal, reference: refs.debit, narration: t.narration })
             )
-            return t
+            if (answer._tag === "Unknown") return t
+            yield* write(
+              answer._tag === "Ok"
+                ? { debitState: "applied" }
+                : { debitState: "refused", failureReason: `Debit refused: ${answer.reason}` }
+            )
+            break
           }
-          break
-        }
-        case "Restore": {
-          if (t.lienPlaced) {
-            const lien = yield* ask("removeLien", bank.removeLien({ accountNumber: account, reference: refs.lien }))
-            if (lien._tag === "Unknown") return t
-            // "not found": the lien is already gone, which is what we want
+          case "RequeryDebit": {
+            const status = yield* requery(refs.debit)
+            if (status === "unknown" || status === "pending") return t
+            yield* write(
+              status === "successful"
+                ? { debitState: "applied" }
+                : status === "not_found"
+                // never reached the provider: resume, debiting again under the same reference
+                ? { debitState: "none" }
+                : { debitState: "refused", failureReason: "The debit did not go through" }
+            )
+            break
           }
-          const pnd = yield* ask("activatePnd", bank.activatePnd(account))
-          if (pnd._tag !== "Ok") return t
-          yield* write({ restored: true })
-          break
+          case "Transfer": {
+            const session = yield* freshSession(t)
+            if (session._tag === "Unknown") return t
+            if (session._tag === "Refused") {
+              // nothing was sent: a definite failure, and the debit is given back
+              yield* write({ transferState: "failed", failureReason: `The destination account could not be verified: ${session.reason}` })
+              break
+            }
+            yield* write({ transferState: "attempted", ...session.value.patch })
+            const answer = yield* ask(
+              "transfer",
+              bank.transfer({
+                reference: refs.transfer,
+                amountKobo: t.amountKobo,
+                destinationAccountNumber: t.destinationAccountNumber,
+                destinationBankCode: t.destinationBankCode,
+                destinationAccountName: t.destinationAccountName,
+                nameEnquirySessionId: session.value.sessionId,
+                narration: t.narration
+              })
+            )
+            if (answer._tag === "Unknown") return t
+            const at = yield* now
+            yield* write(
+              answer._tag === "Refused"
+                ? { transferState: "failed", failureReason: `Transfer refused: ${answer.reason}` }
+                : answer.value === "successful"
+                ? { transferState: "successful" }
+                : { transferState: "pending", nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(0)) }
+            )
+            break
+          }
+          case "RequeryTransfer": {
+            const status = yield* requery(refs.transfer)
+            if (status === "unknown") return t
+            const at = yield* now
+            yield* write(
+              status === "successful"
+                ? { transferState: "successful" }
+                : status === "failed" || status === "reversed"
+                ? { transferState: "failed", failureReason: "The transfer failed at the bank" }
+                : status === "pending"
+                ? { transferState: "pending", nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(0)) }
+                // never reached the provider: send it again under the same reference
+                : { transferState: "none" }
+            )
+            break
+          }
+          case "Reverse": {
+            yield* write({ reversalState: "attempted" })
+            const answer = yield* ask(
+              "credit",
+              bank.credit({ accountNumber: account, amountKobo: debitTotal, reference: refs.reversal, narration: `Reversal: ${t.narration}` })
+            )
+            if (answer._tag === "Unknown") return t
+            if (answer._tag === "Refused") {
+              yield* write({ reversalState: "refused" })
+              yield* reversalRefused(t, answer.reason)
+              break
+            }
+            yield* write({ reversalState: "applied" })
+            break
+          }
+          case "RequeryReversal": {
+            const status = yield* requery(refs.reversal)
+            if (status === "unknown" || status === "pending") return t
+            if (status === "successful") yield* write({ reversalState: "applied" })
+            // never reached the provider: credit again under the same reference
+            else if (status === "not_found") yield* write({ reversalState: "none" })
+            else {
+              yield* write({ reversalState: "refused" })
+              yield* reversalRefused(t, `the bank reports the reversal ${status}`)
+            }
+            break
+          }
+          case "Restore": {
+            // Once PND was lifted, the movement's lien is removed by its reference whatever the
+            // journal says of it: its placement may have landed with its answer lost.
+            if (t.pndLifted || t.lienPlaced) {
+              const lien = yield* ask("removeLien", bank.removeLien({ accountNumber: account, reference: refs.lien }))
+              if (lien._tag === "Unknown") return t
+              if (lien._tag === "Refused" && !lien.notFound) {
+                // not removed: the account stays in this movement's hands, and an operator is told
+                yield* raiseAlert({
+                  kind: "lien_removal_refused",
+                  dedupKey: `lien_removal_refused:${t.id}`,
+                  message: `The bank refused to remove lien ${refs.lien} of movement ${t.id}: ${lien.reason}. ` +
+                    "The customer's funds stay locked; recovery retries it.",
+                  customerId: t.customerId,
+                  transactionId: t.id
+                })
+                return t
+              }
+            }
+            const pnd = yield* ask("activatePnd", bank.activatePnd(account))
+            if (pnd._tag !== "Ok") return t
+            yield* write({ restored: true })
+            break
+          }
         }
       }
-    }
-    return yield* Effect.dieMessage(`saga ${transferId} did not settle within ${MAX_STEPS} steps`)
+      return yield* Effect.dieMessage(`saga ${held.id} did not settle within ${MAX_STEPS} steps`)
+    })
+    return yield* saga.pipe(Effect.catchTag("MovementLost", () => stepAside(t, lastCall)))
   }).pipe(
+    // a driver that was fenced out before its first step: the movement is someone else's
+    Effect.catchTag("MovementLost", () => lostBeforeStart(held)),
     // the balance moved (or may have): the next read must ask the provider
     Effect.tap((t) => Effect.flatMap(BalanceCache, (cache) => cache.invalidate(t.sourceAccountNumber))),
-    Effect.withSpan("Transfers.drive", { attributes: { transferId } })
+    Effect.withSpan("Transfers.drive", { attributes: { transferId: held.id } })
   )
+
+const lostBeforeStart = (held: TransferClaim) =>
+  Effect.zipRight(
+    Effect.logWarning("movement claimed by another driver; not driving it").pipe(
+      Effect.annotateLogs({ transactionId: held.id, epoch: held.epoch })
+    ),
+    load(held.id)
+  )
+
+/**
+ * A driver fenced out mid-saga stops. Its last provider call may have been made after its successor
+ * had already put the account back (it stalled inside the call): if it lifted PND or placed this
+ * movement's lien and the successor is done with the account, it undoes that (the lien by this
+ * movement's own reference; PND only while the customer has no movement in flight). Money calls
+ * need no such care: their references make the bank apply them once.
+ */
+const stepAside = (stale: Transfer, lastCall: AccountCall) =>
+  Effect.gen(function*() {
+    yield* Effect.logWarning("lost the movement to another driver: stopping without further provider calls").pipe(
+      Effect.annotateLogs({ transactionId: stale.id, epoch: stale.epoch, lastCall: lastCall ?? "" })
+    )
+    const current = yield* load(stale.id)
+    if (lastCall === null || !current.restored) return current
+    const bank = yield* CoreBanking
+    if (lastCall === "PlaceLien") {
+      yield* ask("removeLien", bank.removeLien({ accountNumber: current.sourceAccountNumber, reference: referencesOf(current.id).lien }))
+    }
+    if (!(yield* (yield* TransferRepo).hasMovementInFlight(current.customerId))) {
+      yield* ask("activatePnd", bank.activatePnd(current.sourceAccountNumber))
+    }
+    return current
+  })
+
+/**
+ * The session id to quote with the NIP transfer: the movement's own while it is fresh, else a new
+ * name enquiry of the destination (and the patch that journals it).
+ */
+const freshSession = (t: Transfer) =>
+  Effect.gen(function*() {
+    const at = yield* now
+    if (t.nameEnquiryAt !== null && at.getTime() - t.nameEnquiryAt.getTime() <= TransferPolicy.nameEnquiryMaxAgeMs) {
+      return { _tag: "Ok", value: { sessionId: t.nameEnquirySessionId, patch: {} } } as Answer<{ sessionId: string; patch: TransferPatch }>
+    }
+    const bank = yield* CoreBanking
+    const enquiry = yield* ask(
+      "nameEnquiry",
+      bank.nameEnquiry({ accountNumber: t.destinationAccountNumber, bankCode: t.destinationBankCode })
+    )
+    if (enquiry._tag !== "Ok") return enquiry
+    return {
+      _tag: "Ok",
+      value: {
+        sessionId: enquiry.value.sessionId,
+        patch: { nameEnquirySessionId: enquiry.value.sessionId, nameEnquiryAt: at }
+      }
+    } as Answer<{ sessionId: string; patch: TransferPatch }>
+  })
+
+/** The bank refused to give the customer's money back: it sits in settlement until an operator acts. */
+const reversalRefused = (t: Transfer, reason: string) =>
+  raiseAlert({
+    kind: "reversal_refused",
+    dedupKey: `reversal_refused:${t.id}`,
+    message: `The bank refused the reversal of movement ${t.id} (${formatNaira(t.amountKobo + t.feeKobo)}): ${reason}. ` +
+      "The customer's money is held in settlement: credit it back by hand.",
+    customerId: t.customerId,
+    transactionId: t.id
+  })
 
 /**
  * Tells the customer that money taken for a movement came back: `disbursement_failed` for plan
@@ -293,38 +411,67 @@ const requery = (reference: string) =>
   )
 
 /**
- * Reconciliation of a transfer the provider answered "pending": requery; a final answer completes
- * the saga (confirmed, or failed and reversed); still pending → next requery later with backoff;
- * after TransferPolicy.maxRequeries → failed with a reason and the debit reversed.
+ * Reconciliation of a transfer the provider answered "pending", as the driver holding `held`'s
+ * epoch: requery; a final answer completes the saga (confirmed, or failed and reversed). Only a
+ * definite "pending" counts toward TransferPolicy.maxRequeries (then: failed, the debit reversed,
+ * and a staff alert, since the bank may still pay it); no answer (timeout, provider down, or a
+ * reference it says it does not know) never does: the transfer is requeried later, and a staff
+ * alert is raised once it has had no final answer for longer than the whole requery window.
  */
-export const reconcile = (transferId: string) =>
+export const reconcile = (held: TransferClaim) =>
   Effect.gen(function*() {
     const repo = yield* TransferRepo
-    const t = yield* load(transferId)
-    if (t.status !== "pending" || t.transferState !== "pending") return yield* drive(transferId)
+    const t = yield* load(held.id)
+    if (t.status !== "pending" || t.transferState !== "pending") return yield* drive(held)
     const status = yield* requery(referencesOf(t.id).transfer)
     const at = yield* now
-    if (status === "successful") yield* repo.update(t.id, { transferState: "successful" }, at)
+    if (status === "successful") yield* repo.update(held, { transferState: "successful" }, at)
     else if (status === "failed" || status === "reversed") {
-      yield* repo.update(t.id, { transferState: "failed", failureReason: "The transfer failed at the bank" }, at)
-    } else {
+      yield* repo.update(held, { transferState: "failed", failureReason: "The transfer failed at the bank" }, at)
+    } else if (status === "pending") {
       const retryCount = t.retryCount + 1
-      if (retryCount >= TransferPolicy.maxRequeries) {
-        yield* repo.update(t.id, {
-          retryCount,
-          transferState: "failed",
-          failureReason: `No final answer from the bank after ${retryCount} requeries; the debit is reversed`
-        }, at)
-      } else {
-        return yield* repo.update(t.id, {
+      if (retryCount < TransferPolicy.maxRequeries) {
+        return yield* repo.update(held, {
           retryCount,
           nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(retryCount)),
           leaseUntil: null
         }, at)
       }
+      yield* repo.update(held, {
+        retryCount,
+        transferState: "failed",
+        failureReason: `No final answer from the bank after ${retryCount} requeries; the debit is reversed`
+      }, at)
+      yield* raiseAlert({
+        kind: "transfer_retries_exhausted",
+        dedupKey: `transfer_retries_exhausted:${t.id}`,
+        message: `Transfer ${t.id} was still pending at the bank after ${retryCount} requeries and was reversed as the spec ` +
+          "requires. Confirm with the bank that it will not be paid.",
+        customerId: t.customerId,
+        transactionId: t.id
+      })
+    } else {
+      // no answer: not a step toward the limit
+      if (at.getTime() - t.createdAt.getTime() > requeryWindowMs) {
+        yield* raiseAlert({
+          kind: "provider_unreachable",
+          dedupKey: `provider_unreachable:${t.id}`,
+          message: `Transfer ${t.id} has had no final answer from the bank for longer than the requery window ` +
+            `(last requery: ${status}). It is requeried until the bank answers.`,
+          customerId: t.customerId,
+          transactionId: t.id
+        })
+      }
+      return yield* repo.update(held, {
+        nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(t.retryCount)),
+        leaseUntil: null
+      }, at)
     }
-    return yield* drive(transferId)
-  }).pipe(Effect.withSpan("Transfers.reconcile", { attributes: { transferId } }))
+    return yield* drive(held)
+  }).pipe(
+    Effect.catchTag("MovementLost", () => lostBeforeStart(held)),
+    Effect.withSpan("Transfers.reconcile", { attributes: { transferId: held.id } })
+  )
 
 /**
  * Recovery and reconciliation in one pass: claims movements that need driving (their driver died,
@@ -341,7 +488,7 @@ export const processDue = (options: { readonly limit?: number; readonly concurre
     )
     const results = yield* Effect.forEach(
       claimed,
-      (t) => (t.restored && t.transferState === "pending" ? reconcile(t.id) : drive(t.id)).pipe(Effect.either),
+      (t) => (t.restored && t.transferState === "pending" ? reconcile(t) : drive(t)).pipe(Effect.either),
       { concurrency: options.concurrency ?? 8 }
     )
     return {
@@ -426,7 +573,6 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
     }
     const sessionId = input.nipSessionId ??
       (yield* Beneficiaries.lookup(input.destinationAccountNumber, input.destinationBankCode)).nipSessionId
-
     const at = yield* now
     const transfer = newTransfer({
       id: yield* (yield* Ids).next,
@@ -441,6 +587,8 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
       destinationBankName: input.destinationBankName,
       destinationAccountName: input.destinationAccountName,
       nameEnquirySessionId: sessionId,
+      // the customer's own lookup (or ours, just now)
+      nameEnquiryAt: at,
       narration: input.narration ?? "Transfer",
       idempotencyKey: input.idempotencyKey,
       requestHash,
@@ -451,7 +599,7 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
     // disconnect interrupts the request's fiber): a customer who closes the app mid-transfer must
     // not leave their account locked until recovery takes over.
     const attempt = yield* Effect.either(Effect.uninterruptible(
-      Effect.flatMap(repo.create(transfer), (c) => (c.created ? Effect.map(drive(transfer.id), (t) => ({ ...c, transfer: t })) : Effect.succeed(c)))
+      Effect.flatMap(repo.create(transfer), (c) => (c.created ? Effect.map(drive(c.transfer), (t) => ({ ...c, transfer: t })) : Effect.succeed(c)))
     ))
     if (attempt._tag === "Left") return yield* replayOrRefuse // MovementInFlight: maybe our own twin
     const created = attempt.right

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Exit, FastCheck as fc, Layer, Option, TestClock } from "effect"
 import * as Banking from "../src/Banking.js"
-import { TestFunding } from "../src/CoreBanking.js"
+import { CoreBanking, TestFunding } from "../src/CoreBanking.js"
 import * as Fees from "../src/Fees.js"
 import type { Plan } from "../src/Models.js"
 import * as Plans from "../src/Plans.js"
@@ -60,6 +60,15 @@ const at = (iso: string) => TestClock.setTime(Date.parse(iso))
 
 const paidOut = Effect.map(FakeBank.state, (s) => s.paidOutKobo)
 
+/** Money the customer takes out by another channel (PND lifted for it, as the bank would). */
+const spendElsewhere = (accountNumber: string, amountKobo: bigint) =>
+  Effect.gen(function*() {
+    const bank = yield* CoreBanking
+    yield* bank.deactivatePnd(accountNumber)
+    yield* bank.debit({ accountNumber, amountKobo, reference: "DSPENDELSEWH", narration: "elsewhere" })
+    yield* bank.activatePnd(accountNumber)
+  })
+
 describe("plan terms", () => {
   it.effect("a duration with no whole cycle, a weekly plan without its day, a bad zone or time: 400 by field", () =>
     withPlans(Effect.gen(function*() {
@@ -90,7 +99,11 @@ describe("plan terms", () => {
       expect(Plans.instalmentAmount(plan)).toBe(100_000n)
       // not covered yet: the activation job leaves it
       expect((yield* Plans.activateFundedPlans()).activated).toBe(0)
+      // the pot alone is not enough: each of the five payouts also debits its NIP fee
       yield* deposit(ada, 500_000n)
+      yield* TestClock.adjust(Duration.minutes(3))
+      expect((yield* Plans.activateFundedPlans()).activated).toBe(0)
+      yield* deposit(ada, 5n * FEE_SMALL)
       // the plan checked a moment ago waits for its lease to expire: every waiting plan gets its turn
       expect((yield* Plans.activateFundedPlans()).checked).toBe(0)
       yield* TestClock.adjust(Duration.minutes(3))
@@ -289,27 +302,39 @@ describe("payouts that cannot be made", () => {
 
   it.effect("a wallet that runs dry: plan_depleted, nothing debited; funded again it catches up in order", () =>
     withPlans(Effect.gen(function*() {
-      // exactly the pot: the fees make the last payout short
-      const ada = yield* fundedAda(300_000n)
+      // the pot and its fees, then the customer spends some of it elsewhere: the last payout is short
+      const ada = yield* fundedAda(300_000n + 3n * FEE_SMALL)
       const plan = yield* Plans.upsertPlan(ada.accountId, planInput({ totalAmountKobo: 300_000n, durationDays: 3 }))
       expect(plan.state).toBe("active")
       yield* at("2026-11-22T08:00:00Z")
       expect((yield* Plans.processDuePayouts()).paid).toBe(2)
+      yield* spendElsewhere(ada.accountNumber, FEE_SMALL)
       yield* at("2026-11-23T08:00:00Z")
       expect((yield* Plans.processDuePayouts()).failed).toBe(1)
       const depleted = yield* planOf(ada.customerId)
       expect(depleted.state).toBe("depleted")
       expect(yield* NoticeStore.kinds).toEqual(["plan_depleted"])
-      const balance = 300_000n - 200_000n - 2n * FEE_SMALL
-      expect((yield* FakeBank.account(ada.accountNumber)).ledgerKobo).toBe(balance) // nothing taken
-      // two days later the customer funds the wallet; the activation job resumes the plan
+      // the wallet holds the last instalment but not its fee
+      expect((yield* FakeBank.account(ada.accountNumber)).ledgerKobo).toBe(100_000n) // nothing taken
+      // so the plan is not "covered": it stays depleted, with no new movement and no new notice
+      // however often the jobs run (it used to loop depleted → active every minute)
+      yield* at("2026-11-24T10:00:00Z")
+      for (let i = 0; i < 3; i++) {
+        yield* TestClock.adjust(Duration.minutes(3))
+        expect((yield* Plans.activateFundedPlans()).activated).toBe(0)
+        expect((yield* Plans.processDuePayouts()).plans).toBe(0)
+      }
+      expect(yield* NoticeStore.kinds).toEqual(["plan_depleted"])
+      // a day later the customer funds the wallet; the activation job resumes the plan, whose last
+      // payout takes the wallet to exactly zero
       yield* at("2026-11-25T10:00:00Z")
-      yield* deposit(ada, 50_000n)
+      yield* deposit(ada, FEE_SMALL)
       expect((yield* Plans.activateFundedPlans()).activated).toBe(1)
       expect((yield* Plans.processDuePayouts()).paid).toBe(1)
       const done = yield* planOf(ada.customerId)
       expect(done.state).toBe("completed")
       expect(yield* paidOut).toBe(300_000n)
+      expect((yield* FakeBank.account(ada.accountNumber)).ledgerKobo).toBe(0n)
       expect(yield* FakeBank.conserved).toBe(true)
     })))
 

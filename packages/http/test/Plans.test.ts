@@ -30,6 +30,7 @@ import {
   EXTRA_CASH_QUOTE,
   getPlan,
   HISTORY,
+  nipFee,
   PLAN,
   planBody,
   patchPlan,
@@ -165,8 +166,11 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         expect(plan.updatedAt).toMatch(ISO)
         expect(expectSuccess(yield* get(PLAN, c.accessToken), { apiObject: DISBURSEMENT })).toEqual(plan)
 
-        // the wallet covers the pot: the next POST (an upsert of the same plan) activates it
+        // the pot alone does not cover the plan: each payout also debits its NIP fee
         yield* deposit(c.accessToken, 700_000)
+        expect(yield* upsert(c.accessToken, body)).toMatchObject({ id: plan.id, active: false, status: "awaiting_funds" })
+        // the pot and its fees: the next POST (an upsert of the same plan) activates it
+        yield* deposit(c.accessToken, 7 * Number(nipFee(100_000n)))
         const active = yield* upsert(c.accessToken, body)
         expect(active).toMatchObject({ id: plan.id, active: true, status: "active", cyclesPaid: 0 })
         expect(active.nextDueAt).toMatch(ISO)

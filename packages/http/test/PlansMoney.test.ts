@@ -178,7 +178,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
 
     it.effect("a wallet that cannot cover the payout: the plan is depleted (plan_depleted), nothing is debited; funded and saved again, it resumes", () =>
       Effect.gen(function*() {
-        const c = yield* planCustomer("depleted", { fundKobo: 700_000 })
+        const c = yield* planCustomer("depleted", { fundKobo: 700_000 + 7 * Number(nipFee(100_000n)) })
         // the customer spends most of the wallet elsewhere
         expectSuccess(
           yield* post("/api/v1/transactions/transfer", {
@@ -191,7 +191,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
           }, c.accessToken),
           { apiObject: "Transaction" }
         )
-        const left = 700_000n - 650_000n - nipFee(650_000n)
+        const left = 700_000n + 7n * nipFee(100_000n) - 650_000n - nipFee(650_000n)
         expect(yield* balanceOf(c.accessToken)).toBe(left)
         yield* makeDue(c.plan.id)
         yield* runPayouts

@@ -13,31 +13,12 @@ import { Effect, Exit } from "effect"
 import { randomUUID } from "node:crypto"
 import { bankCustomer, get } from "./support/BankingFixtures.js"
 import { expectSuccess, post } from "./support/Fixtures.js"
+import { onFirstCall, type Operation } from "./support/BankFaults.js"
 import { TestServer } from "./support/TestServer.js"
-
-type Operation = "deactivatePnd" | "placeLien" | "debit" | "transfer" | "credit" | "removeLien" | "activatePnd"
 
 /** CoreBanking whose `operation` kills the fiber once, before or after the provider applied it. */
 const crashing = (operation: Operation, after: boolean) =>
-  Effect.map(CoreBanking, (real) => {
-    let crashed = false
-    const wrap = <F extends (...args: Array<any>) => Effect.Effect<any, any>>(name: Operation, f: F): F =>
-      ((...args: Array<any>) => {
-        if (name !== operation || crashed) return f(...args)
-        crashed = true
-        return after ? Effect.zipRight(f(...args), Effect.interrupt) : Effect.interrupt
-      }) as F
-    return CoreBanking.of({
-      ...real,
-      deactivatePnd: wrap("deactivatePnd", real.deactivatePnd),
-      placeLien: wrap("placeLien", real.placeLien),
-      debit: wrap("debit", real.debit),
-      transfer: wrap("transfer", real.transfer),
-      credit: wrap("credit", real.credit),
-      removeLien: wrap("removeLien", real.removeLien),
-      activatePnd: wrap("activatePnd", real.activatePnd)
-    })
-  })
+  onFirstCall(operation, (call) => (after ? Effect.zipRight(call, Effect.interrupt) : Effect.interrupt))
 
 const FUNDS = 1_000_000
 const AMOUNT = 250_000n

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeRows, orDieDb, uniqueViolation } from "./SqlSupport.js"
+import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "./SqlSupport.js"
 
 /** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
 const PlanRow = Schema.Struct({
@@ -114,13 +114,14 @@ export const PlanRepoSql = Layer.effect(
     /** Leases the rows `select` picked (in its order, which the UPDATE's RETURNING does not keep). */
     const claim = (
       select: Effect.Effect<ReadonlyArray<{ readonly id: string }>, SqlError>,
+      now: Date,
       leaseUntil: Date
     ) =>
       orDieDb(sql.withTransaction(Effect.gen(function*() {
         const picked = yield* select
         if (picked.length === 0) return []
         const claimed = yield* plans(sql`
-          UPDATE disbursement_plans SET lease_until = ${leaseUntil}
+          UPDATE disbursement_plans SET lease_until = ${leaseFromNow(sql, now, leaseUntil)}
           WHERE ${sql.in("id", picked.map((r) => r.id))}
           RETURNING *`)
         const rank = new Map(picked.map((r, i) => [r.id, i]))
@@ -142,7 +143,7 @@ export const PlanRepoSql = Layer.effect(
           sql<{ readonly id: string }>`
             SELECT p.id FROM disbursement_plans p
             WHERE p.state = 'active'
-              AND (p.lease_until IS NULL OR p.lease_until < ${now})
+              AND (p.lease_until IS NULL OR p.lease_until < now())
               AND (
                 p.next_due_at <= ${now}
                 -- the open instalment's payout finished: settle it
@@ -154,6 +155,7 @@ export const PlanRepoSql = Layer.effect(
             ORDER BY p.next_due_at NULLS LAST, p.id
             LIMIT ${limit}
             FOR UPDATE OF p SKIP LOCKED`,
+          now,
           leaseUntil
         ),
       claimInactive: (now, leaseUntil, limit) =>
@@ -161,12 +163,13 @@ export const PlanRepoSql = Layer.effect(
           sql<{ readonly id: string }>`
             SELECT id FROM disbursement_plans
             WHERE state IN ('awaiting_funds', 'depleted')
-              AND (lease_until IS NULL OR lease_until < ${now})
+              AND (lease_until IS NULL OR lease_until < now())
             -- never claimed first, then the longest since its last claim (the activation job lets the
             -- lease of a plan still short of funds expire, so every plan gets its turn), then updated_at
             ORDER BY lease_until NULLS FIRST, updated_at, id
             LIMIT ${limit}
             FOR UPDATE SKIP LOCKED`,
+          now,
           leaseUntil
         ),
       release: (id) => orDieDb(sql`UPDATE disbursement_plans SET lease_until = NULL WHERE id = ${id}`).pipe(Effect.asVoid),

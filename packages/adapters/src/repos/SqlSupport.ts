@@ -1,3 +1,4 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, type ParseResult, Schema } from "effect"
 
@@ -17,3 +18,13 @@ export const uniqueViolation = (error: SqlError): string | undefined => {
 }
 
 export const decodeRows = <A, I>(schema: Schema.Schema<A, I>) => Schema.decodeUnknown(Schema.Array(schema))
+
+/**
+ * Leases are compared and written on the DATABASE's clock, not each process's: a lease the domain
+ * expresses as `until` (an instant on its own clock, `from` being its "now") is stored as the same
+ * length from the database's `now()`, and a lease has expired when `lease_until < now()`. Processes
+ * whose clocks drift apart then agree on whose lease is live (and fencing keeps a stale driver
+ * harmless whatever the clocks say).
+ */
+export const leaseFromNow = (sql: SqlClient.SqlClient, from: Date, until: Date) =>
+  sql`now() + (${Math.max(0, until.getTime() - from.getTime())}::float8 * interval '1 millisecond')`

@@ -1,9 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { MovementInFlight, Transfer, type TransferPatch, TransferRepo } from "@app/domain"
+import { MovementInFlight, MovementLost, Transfer, type TransferPatch, TransferRepo } from "@app/domain"
 import { referencesOf } from "@app/domain/TransferSaga"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeRows, orDieDb, uniqueViolation } from "./SqlSupport.js"
+import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "./SqlSupport.js"
 
 /** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
 const TransferRow = Schema.Struct({
@@ -16,7 +16,7 @@ const TransferRow = Schema.Struct({
 /** The partial unique index that allows one movement in flight per customer (migration 0003). */
 const IN_FLIGHT_INDEX = "transactions_one_in_flight_key"
 
-/** The journal columns `update` may write, i.e. the keys of TransferPatch. */
+/** The journal columns `update` writes as given: the keys of TransferPatch but the lease. */
 const patchKeys = [
   "status",
   "failureReason",
@@ -28,8 +28,9 @@ const patchKeys = [
   "restored",
   "retryCount",
   "nextAttemptAt",
-  "leaseUntil"
-] as const satisfies ReadonlyArray<keyof TransferPatch>
+  "nameEnquirySessionId",
+  "nameEnquiryAt"
+] as const satisfies ReadonlyArray<Exclude<keyof TransferPatch, "leaseUntil">>
 
 /**
  * Transfers are `transactions` rows of type 'transfer'. The database guards both rules of `create`:
@@ -77,6 +78,7 @@ export const TransferRepoSql = Layer.effect(
           destinationBankName: t.destinationBankName,
           destinationAccountName: t.destinationAccountName,
           nameEnquirySessionId: t.nameEnquirySessionId,
+          nameEnquiryAt: t.nameEnquiryAt,
           narration: t.narration,
           idempotencyKey: t.idempotencyKey,
           requestHash: t.requestHash,
@@ -88,6 +90,7 @@ export const TransferRepoSql = Layer.effect(
           restored: t.restored,
           nextAttemptAt: t.nextAttemptAt,
           leaseUntil: t.leaseUntil,
+          epoch: t.epoch,
           createdAt: t.createdAt,
           updatedAt: t.updatedAt
         })
@@ -141,22 +144,29 @@ export const TransferRepoSql = Layer.effect(
           sql<{ readonly inFlight: boolean }>`
             SELECT EXISTS (SELECT 1 FROM transactions WHERE customer_id = ${customerId} AND in_flight) AS in_flight`
         ).pipe(Effect.map((rows) => rows[0]?.inFlight === true)),
-      update: (id, patch, now) => {
+      update: (claim, patch, now) => {
         const set: Record<string, unknown> = {}
         for (const key of patchKeys) {
           const value = patch[key]
           if (value !== undefined) set[key] = value
         }
         set.updatedAt = now
+        // a renewed lease runs from the database's clock (see leaseFromNow)
+        const lease = patch.leaseUntil === undefined
+          ? sql``
+          : patch.leaseUntil === null
+          ? sql`, lease_until = NULL`
+          : sql`, lease_until = ${leaseFromNow(sql, now, patch.leaseUntil)}`
+        // fenced: applied only while the writer's epoch is still the movement's
         return first(sql`
-          UPDATE transactions SET ${sql.update(set)}
-          WHERE id = ${id} AND type = 'transfer'
+          UPDATE transactions SET ${sql.update(set)}${lease}
+          WHERE id = ${claim.id} AND type = 'transfer' AND epoch = ${claim.epoch}
           RETURNING *`).pipe(
+          orDieDb,
           Effect.flatMap(Option.match({
-            onNone: () => Effect.dieMessage(`TransferRepo.update: no transfer ${id}`),
+            onNone: () => Effect.fail(new MovementLost({ transferId: claim.id, epoch: claim.epoch })),
             onSome: Effect.succeed
-          })),
-          orDieDb
+          }))
         )
       },
       claimDue: (now, leaseUntil, limit) =>
@@ -164,16 +174,18 @@ export const TransferRepoSql = Layer.effect(
           const due = yield* sql<{ readonly id: string }>`
             SELECT id FROM transactions
             WHERE type = 'transfer' AND status = 'pending'
-              AND (lease_until IS NULL OR lease_until < ${now})
+              AND (lease_until IS NULL OR lease_until < now())
               -- not restored: the saga is mid-way; restored but not pending at the bank: only its
               -- final status is left to write (its driver died just before); pending: requery when due
               AND (NOT restored OR transfer_state <> 'pending' OR next_attempt_at <= ${now})
+              -- a refused reversal, once the account is put back, waits for an operator
+              AND NOT (restored AND reversal_state = 'refused')
             ORDER BY created_at, id
             LIMIT ${limit}
             FOR UPDATE SKIP LOCKED`
           if (due.length === 0) return []
           const claimed = yield* transfers(sql`
-            UPDATE transactions SET lease_until = ${leaseUntil}
+            UPDATE transactions SET lease_until = ${leaseFromNow(sql, now, leaseUntil)}, epoch = epoch + 1
             WHERE ${sql.in("id", due.map((r) => r.id))}
             RETURNING *`)
           return [...claimed].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

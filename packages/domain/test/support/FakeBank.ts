@@ -7,7 +7,9 @@
  * - customer debits go to a settlement account, NIP transfers pay out of it, credits (reversals) come
  *   from it; money is never created: customers + settlement + in flight + paid out = deposited;
  * - every reference (account opening, debit, credit, transfer) is applied once; a repeat answers
- *   the first outcome;
+ *   the first outcome; liens as the sandbox: a repeat of the same lien is a no-op, its reference
+ *   reused with another amount or after removal is a duplicate (an unknown outcome, as the adapter
+ *   reports "94"), a zero lien is refused, removing an unknown one is "25";
  * - test data: BVN `00000000000` not found, `11111111111` Chidi Okeke born 1985-05-15, any other
  *   11 digits Ada Obi born 1990-01-01; name enquiry on 10 digits at a listed bank finds
  *   `SANDBOX ACCOUNT <last 4>`, except numbers starting `999` ("07"); transfer destinations ending
@@ -43,6 +45,8 @@ export interface FakeAccount {
   readonly frozen: boolean
   readonly freezeReference: string | null
   readonly liens: ReadonlyArray<Lien>
+  /** references of liens placed and removed since: the bank never reuses one */
+  readonly removedLiens: ReadonlyArray<string>
   /** in posting order */
   readonly history: ReadonlyArray<ProviderTransaction>
 }
@@ -271,6 +275,7 @@ const make = Effect.gen(function*() {
           frozen: false,
           freezeReference: null,
           liens: [],
+          removedLiens: [],
           history: []
         }
         const byReference = new Map(st.byReference)
@@ -296,15 +301,30 @@ const make = Effect.gen(function*() {
     deactivatePnd: (accountNumber) =>
       onAccount("deactivatePnd", accountNumber, (account, st) => [Exit.void, withAccount(st, { ...account, pndActive: false })]),
     placeLien: (input) =>
-      onAccount("placeLien", input.accountNumber, (account, st) =>
-        account.liens.some((l) => l.reference === input.reference)
-          ? [Exit.void, st]
-          : [Exit.void, withAccount(st, { ...account, liens: [...account.liens, { reference: input.reference, amountKobo: input.amountKobo }] })]),
+      onAccount("placeLien", input.accountNumber, (account, st) => {
+        if (input.amountKobo <= 0n) return [refused("placeLien", "26", "Bad amount"), st]
+        const existing = account.liens.find((l) => l.reference === input.reference)
+        // as the sandbox: the same lien again is a no-op; its reference reused for another amount,
+        // or after its removal, is a duplicate ("94", which the adapter reports as an unknown outcome)
+        if (existing !== undefined && existing.amountKobo === input.amountKobo) return [Exit.void, st]
+        if (existing !== undefined || account.removedLiens.includes(input.reference)) {
+          return [Exit.fail(new ProviderUnknownOutcome({ operation: "placeLien", detail: `duplicate lien reference "94"` })), st]
+        }
+        return [Exit.void, withAccount(st, { ...account, liens: [...account.liens, { reference: input.reference, amountKobo: input.amountKobo }] })]
+      }),
     removeLien: (input) =>
-      onAccount("removeLien", input.accountNumber, (account, st) => [
-        Exit.void,
-        withAccount(st, { ...account, liens: account.liens.filter((l) => l.reference !== input.reference) })
-      ]),
+      onAccount("removeLien", input.accountNumber, (account, st) => {
+        if (account.removedLiens.includes(input.reference)) return [Exit.void, st]
+        if (!account.liens.some((l) => l.reference === input.reference)) return [refused("removeLien", "25", "No such lien"), st]
+        return [
+          Exit.void,
+          withAccount(st, {
+            ...account,
+            liens: account.liens.filter((l) => l.reference !== input.reference),
+            removedLiens: [...account.removedLiens, input.reference]
+          })
+        ]
+      }),
     freeze: (input) =>
       onAccount("freeze", input.accountNumber, (account, st) => {
         if (account.frozen && account.freezeReference !== null) {

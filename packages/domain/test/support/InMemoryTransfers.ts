@@ -4,7 +4,7 @@
  */
 import { Context, Effect, Layer, Option, Ref } from "effect"
 import { type Notice, type Transfer, Transfer as TransferClass } from "../../src/Models.js"
-import { MovementInFlight, NoticeRepo, TransferRepo } from "../../src/Ports.js"
+import { MovementInFlight, MovementLost, NoticeRepo, TransferRepo } from "../../src/Ports.js"
 import { SettingsStore } from "../../src/Settings.js"
 
 export class TransferStore extends Context.Tag("test/TransferStore")<TransferStore, Ref.Ref<ReadonlyMap<string, Transfer>>>() {
@@ -17,7 +17,8 @@ const isDue = (t: Transfer, now: Date) =>
   t.status === "pending" &&
   (t.leaseUntil === null || t.leaseUntil.getTime() < now.getTime()) &&
   (!t.restored || t.transferState !== "pending" ||
-    (t.nextAttemptAt !== null && t.nextAttemptAt.getTime() <= now.getTime()))
+    (t.nextAttemptAt !== null && t.nextAttemptAt.getTime() <= now.getTime())) &&
+  !(t.restored && t.reversalState === "refused")
 
 export const InMemoryTransferRepoLive = Layer.effect(
   TransferRepo,
@@ -37,14 +38,19 @@ export const InMemoryTransferRepoLive = Layer.effect(
       findByIdempotencyKey: (customerId, key) =>
         Effect.map(Ref.get(ref), (m) =>
           Option.fromNullable([...m.values()].find((t) => t.customerId === customerId && t.idempotencyKey === key))),
-      update: (id, patch, now) =>
-        Ref.modify(ref, (m): [Transfer, ReadonlyMap<string, Transfer>] => {
-          const updated = new TransferClass({ ...m.get(id)!, ...patch, updatedAt: now })
-          return [updated, new Map(m).set(id, updated)]
-        }),
+      update: (claim, patch, now) =>
+        Ref.modify(ref, (m): [Effect.Effect<Transfer, MovementLost>, ReadonlyMap<string, Transfer>] => {
+          const stored = m.get(claim.id)
+          if (stored === undefined || stored.epoch !== claim.epoch) {
+            return [Effect.fail(new MovementLost({ transferId: claim.id, epoch: claim.epoch })), m]
+          }
+          const updated = new TransferClass({ ...stored, ...patch, updatedAt: now })
+          return [Effect.succeed(updated), new Map(m).set(claim.id, updated)]
+        }).pipe(Effect.flatten),
       claimDue: (now, leaseUntil, limit) =>
         Ref.modify(ref, (m): [ReadonlyArray<Transfer>, ReadonlyMap<string, Transfer>] => {
-          const due = [...m.values()].filter((t) => isDue(t, now)).slice(0, limit).map((t) => new TransferClass({ ...t, leaseUntil }))
+          const due = [...m.values()].filter((t) => isDue(t, now)).slice(0, limit)
+            .map((t) => new TransferClass({ ...t, leaseUntil, epoch: t.epoch + 1 }))
           const next = new Map(m)
           for (const t of due) next.set(t.id, t)
           return [due, next]

@@ -6,7 +6,7 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { adaptersLayer, AppConfigTest } from "@app/adapters"
+import { adaptersLayer, AppConfigTest, type AppConfigShape } from "@app/adapters"
 import { TestSqlLayer } from "@app/adapters/testing/TestDatabase"
 import { Effect, Layer, LogLevel, Logger, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -18,15 +18,21 @@ import { HttpAppWithoutProvider } from "../../src/Server.js"
 
 export const outboxFile = path.join(os.tmpdir(), `outbox-${randomUUID()}.jsonl`)
 
-/** Exposes CoreBanking and TestFunding (the sandbox, through the real HTTP adapter) to tests. */
-export const TestServer = HttpAppWithoutProvider.pipe(
-  Layer.provideMerge(CoreBankingLive),
-  Layer.provideMerge(NodeHttpServer.layerTest),
-  Layer.provideMerge(adaptersLayer(TestSqlLayer)),
-  Layer.provideMerge(AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024 })),
-  // request logs drown test output; warnings and errors (e.g. 500 causes) still show
-  Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
-)
+/**
+ * The test server with some configuration changed (e.g. the sandbox's behaviour). Exposes
+ * CoreBanking and TestFunding (the sandbox, through the real HTTP adapter) to tests.
+ */
+export const testServer = (config: Partial<AppConfigShape> = {}) =>
+  HttpAppWithoutProvider.pipe(
+    Layer.provideMerge(CoreBankingLive),
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(adaptersLayer(TestSqlLayer)),
+    Layer.provideMerge(AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024, ...config })),
+    // request logs drown test output; warnings and errors (e.g. 500 causes) still show
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  )
+
+export const TestServer = testServer()
 
 export interface Reply {
   readonly status: number

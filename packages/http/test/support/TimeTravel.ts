@@ -4,6 +4,7 @@
  * test's own calls of the jobs (`Plans.processDuePayouts` …) run on it too (`onTravelClock`). Sleeps
  * and timeouts are real. Tokens are minted on the travelled clock: sign in again after a jump.
  */
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, type Duration, Effect, Layer } from "effect"
 import { TestServer } from "./TestServer.js"
 
@@ -20,10 +21,21 @@ export const travelClock: Clock.Clock = {
   sleep: (duration: Duration.Duration) => live.sleep(duration)
 }
 
-/** From now on the clock reads `iso` (and runs on from there). */
-export const travelTo = (iso: string) => Effect.sync(() => {
-  offsetMs = Date.parse(iso) - Date.now()
-})
+/**
+ * From now on the clock reads `iso` (and runs on from there). Leases are judged by the database's
+ * clock, which cannot travel: a jump forward moves every lease back by as much, so what would have
+ * run out by then has (in the same order).
+ */
+export const travelTo = (iso: string) =>
+  Effect.gen(function*() {
+    const jumpMs = Date.parse(iso) - nowMs()
+    offsetMs = Date.parse(iso) - Date.now()
+    if (jumpMs <= 0) return
+    const sql = yield* SqlClient.SqlClient
+    const back = sql`(${jumpMs}::float8 * interval '1 millisecond')`
+    yield* sql`UPDATE transactions SET lease_until = lease_until - ${back} WHERE lease_until IS NOT NULL`
+    yield* sql`UPDATE disbursement_plans SET lease_until = lease_until - ${back} WHERE lease_until IS NOT NULL`
+  }).pipe(Effect.orDie)
 
 /** The test server, built on the travelling clock. */
 export const TimeTravelServer = TestServer.pipe(Layer.provide(Layer.setClock(travelClock)))

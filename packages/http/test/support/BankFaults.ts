@@ -1,0 +1,43 @@
+/**
+ * Faults of the core banking provider on the real stack: the real CoreBanking (the sandbox through
+ * the HTTP adapter) with some operations replaced, provided to one use case call with
+ * `Effect.provideService(CoreBanking, …)`, as a process whose bank misbehaves would see it.
+ */
+import { CoreBanking, ProviderRefused, ProviderUnknownOutcome } from "@app/domain"
+import { Effect } from "effect"
+
+type Bank = CoreBanking["Type"]
+
+/** The real bank with `overrides(real)` in place of its operations. */
+export const bankWith = (overrides: (real: Bank) => Partial<Bank>) =>
+  Effect.map(CoreBanking, (real) => CoreBanking.of({ ...real, ...overrides(real) }))
+
+/** An answer that never came (timeout, connection reset). */
+export const unknown = (operation: string) =>
+  Effect.fail(new ProviderUnknownOutcome({ operation, detail: "test: no answer" }))
+
+/** A definite "no" from the bank. */
+export const refused = (operation: string, code = "57") =>
+  Effect.fail(new ProviderRefused({ operation, code, reason: "test: not permitted" }))
+
+/** The money-path operations a fault can target. */
+export type Operation = "deactivatePnd" | "placeLien" | "debit" | "transfer" | "credit" | "removeLien" | "activatePnd"
+
+/**
+ * The real bank whose first call of `operation` is replaced by `around(call)`, `call` being the
+ * real call with the same arguments; later calls go through untouched.
+ */
+export const onFirstCall = (
+  operation: Operation,
+  around: (call: Effect.Effect<any, any>) => Effect.Effect<any, any>
+) => {
+  let done = false
+  return bankWith((real) => ({
+    [operation]: (...args: Array<any>) => {
+      const call = (real[operation] as (...a: Array<any>) => Effect.Effect<any, any>)(...args)
+      if (done) return call
+      done = true
+      return around(call)
+    }
+  }))
+}
