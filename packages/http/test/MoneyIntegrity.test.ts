@@ -13,7 +13,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { bankCustomer } from "./support/BankingFixtures.js"
-import { bankWith, onFirstCall, refused, unknown } from "./support/BankFaults.js"
+import { bankWith, onFirstCall, refused, startTransfer, unknown } from "./support/BankFaults.js"
 import { expectSuccess, post } from "./support/Fixtures.js"
 import { makeDue, planCustomer } from "./support/PlanFixtures.js"
 import { testServer, TestServer } from "./support/TestServer.js"
@@ -32,16 +32,7 @@ const funded = (tag: string) =>
     return c
   })
 
-/** Starts a manual transfer of `amount` to `destination` (GTBank) as the customer's request would. */
-const transfer = (accountId: string, destination: string, amount = AMOUNT) =>
-  Transfers.startManualTransfer(accountId, {
-    destinationAccountNumber: destination,
-    destinationBankCode: "000013",
-    destinationBankName: "GTBank",
-    destinationAccountName: `SANDBOX ACCOUNT ${destination.slice(-4)}`,
-    amountKobo: amount,
-    idempotencyKey: randomUUID()
-  })
+const transfer = (accountId: string, destination: string, amount = AMOUNT) => startTransfer(accountId, destination, amount)
 
 interface Row {
   readonly status: string
@@ -83,6 +74,16 @@ const atTheBank = (accountNumber: string) =>
 
 const booksBalance = Effect.map(conservation, (books) => expect(books.problems).toEqual([]))
 
+/** The movement is confirmed and the customer was debited once for it, nothing given back. */
+const expectDeliveredOnce = (id: string, accountNumber: string, ledgerKobo: bigint) =>
+  Effect.gen(function*() {
+    expect(yield* row(id)).toMatchObject({ status: "confirmed", reversalState: "none" })
+    const bank = yield* atTheBank(accountNumber)
+    expect(bank).toMatchObject({ debits: 1, credits: 0 })
+    expect(bank.account.ledgerBalanceKobo).toBe(ledgerKobo)
+    yield* booksBalance
+  })
+
 layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("money integrity on the real stack", (it) => {
   it.effect("a bank unreachable during reconciliation never fails a delivered transfer; past the window, a staff alert", () =>
     Effect.gen(function*() {
@@ -109,11 +110,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("money 
         yield* due(started.id)
         yield* Transfers.processDue()
       }
-      expect(yield* row(started.id)).toMatchObject({ status: "confirmed", reversalState: "none" })
-      const bank = yield* atTheBank(c.accountNumber)
-      expect(bank).toMatchObject({ debits: 1, credits: 0 })
-      expect(bank.account.ledgerBalanceKobo).toBe(FUNDS - AMOUNT - FEE)
-      yield* booksBalance
+      yield* expectDeliveredOnce(started.id, c.accountNumber, FUNDS - AMOUNT - FEE)
     }))
 
   it.effect("a lien whose placement answer was lost is found and removed, though a deposit changed the balance", () =>
@@ -179,6 +176,8 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("money 
       expect(yield* row(started.id)).toEqual(stuck)
       // the customer is not blocked by it
       expect((yield* transfer(c.id, "0123450001", 10_000n)).status).toBe("confirmed")
+      // the money is at the bank (in settlement), not lost
+      yield* booksBalance
     }))
 
   it.effect("a lien removal the bank refuses keeps the movement in flight with a staff alert; recovery restores it later", () =>
@@ -207,11 +206,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("money 
         expect(started).toMatchObject({ status: "pending", transferState: "attempted", reversalState: "none" })
         yield* due(started.id)
         yield* Transfers.processDue()
-        expect(yield* row(started.id)).toMatchObject({ status: "confirmed", reversalState: "none" })
-        const bank = yield* atTheBank(c.accountNumber)
-        expect(bank).toMatchObject({ debits: 1, credits: 0 })
-        expect(bank.account.ledgerBalanceKobo).toBe(FUNDS - AMOUNT - FEE)
-        yield* booksBalance
+        yield* expectDeliveredOnce(started.id, c.accountNumber, FUNDS - AMOUNT - FEE)
       }))
   })
 })

@@ -10,10 +10,9 @@ import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Exit } from "effect"
-import { randomUUID } from "node:crypto"
 import { bankCustomer, get } from "./support/BankingFixtures.js"
 import { expectSuccess, post } from "./support/Fixtures.js"
-import { onFirstCall, type Operation } from "./support/BankFaults.js"
+import { onFirstCall, type Operation, startTransfer } from "./support/BankFaults.js"
 import { TestServer } from "./support/TestServer.js"
 
 /** CoreBanking whose `operation` kills the fiber once, before or after the provider applied it. */
@@ -41,14 +40,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("saga r
             apiObject: "Transaction"
           })
           const broken = yield* crashing(operation, after)
-          const exit = yield* Transfers.startManualTransfer(c.id, {
-            destinationAccountNumber: destination,
-            destinationBankCode: "000013",
-            destinationBankName: "GTBank",
-            destinationAccountName: `SANDBOX ACCOUNT ${destination.slice(-4)}`,
-            amountKobo: AMOUNT,
-            idempotencyKey: randomUUID()
-          }).pipe(Effect.provideService(CoreBanking, broken), Effect.exit)
+          const exit = yield* startTransfer(c.id, destination, AMOUNT).pipe(Effect.provideService(CoreBanking, broken), Effect.exit)
           expect(Exit.isInterrupted(exit)).toBe(true)
 
           // the process is gone: its lease runs out

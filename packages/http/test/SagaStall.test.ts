@@ -16,10 +16,9 @@ import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
-import { randomUUID } from "node:crypto"
 import { bankCustomer, get } from "./support/BankingFixtures.js"
 import { expectSuccess, post } from "./support/Fixtures.js"
-import { onFirstCall, type Operation } from "./support/BankFaults.js"
+import { onFirstCall, type Operation, startTransfer } from "./support/BankFaults.js"
 import { testServer } from "./support/TestServer.js"
 
 type Moment = "before" | "after"
@@ -61,14 +60,11 @@ layer(testServer({ sandboxDuplicateReferences: "reject" }), { excludeTestService
             const release = yield* Deferred.make<void>()
             const bank = yield* stalling(operation, moment, entered, release)
             // driver A: the customer's request, driven in the request
-            const driverA = yield* Transfers.startManualTransfer(c.id, {
-              destinationAccountNumber: destination,
-              destinationBankCode: "000013",
-              destinationBankName: "GTBank",
-              destinationAccountName: `SANDBOX ACCOUNT ${destination.slice(-4)}`,
-              amountKobo: AMOUNT,
-              idempotencyKey: randomUUID()
-            }).pipe(Effect.provideService(CoreBanking, bank), Effect.either, Effect.fork)
+            const driverA = yield* startTransfer(c.id, destination, AMOUNT).pipe(
+              Effect.provideService(CoreBanking, bank),
+              Effect.either,
+              Effect.fork
+            )
             yield* Deferred.await(entered)
 
             // A's lease runs out while it is held; B (recovery) claims the movement and finishes it
