@@ -78,7 +78,7 @@ describe("Transfers.drive against the sandbox outcomes", () => {
   it.effect("any other destination: confirmed at once; amount + fee debited, the recipient gets the amount", () =>
     withTransfers(Effect.gen(function*() {
       const { transfer, accountNumber } = yield* setup("0123450001")
-      const done = yield* Transfers.drive(transfer.id)
+      const done = yield* Transfers.drive(transfer)
       expect(done).toMatchObject({ status: "confirmed", restored: true, debitState: "applied", transferState: "successful" })
       yield* expectSettled(accountNumber, "delivered")
     })))
@@ -86,7 +86,7 @@ describe("Transfers.drive against the sandbox outcomes", () => {
   it.effect("0003: the transfer fails, the debit is reversed, the account restored", () =>
     withTransfers(Effect.gen(function*() {
       const { transfer, accountNumber } = yield* setup("0123450003")
-      const done = yield* Transfers.drive(transfer.id)
+      const done = yield* Transfers.drive(transfer)
       expect(done).toMatchObject({ status: "failed", reversalState: "applied", restored: true })
       expect(done.failureReason).toContain("Transfer refused")
       yield* expectSettled(accountNumber, "returned")
@@ -98,7 +98,7 @@ describe("Transfers.drive against the sandbox outcomes", () => {
   it.effect("0002: pending (account restored at once), then confirmed by reconciliation", () =>
     withTransfers(Effect.gen(function*() {
       const { transfer, accountNumber } = yield* setup("0123450002")
-      const first = yield* Transfers.drive(transfer.id)
+      const first = yield* Transfers.drive(transfer)
       expect(first).toMatchObject({ status: "pending", transferState: "pending", restored: true })
       expect((yield* FakeBank.account(accountNumber)).pndActive).toBe(true)
       yield* recover(2)
@@ -109,7 +109,7 @@ describe("Transfers.drive against the sandbox outcomes", () => {
   it.effect("0004: the answer never comes (unknown): pending, nothing reversed; a requery finds it delivered", () =>
     withTransfers(Effect.gen(function*() {
       const { transfer, accountNumber } = yield* setup("0123450004")
-      const first = yield* Transfers.drive(transfer.id)
+      const first = yield* Transfers.drive(transfer)
       expect(first).toMatchObject({ status: "pending", transferState: "attempted", reversalState: "none" })
       yield* recover(1)
       expect((yield* statusOf(transfer.id)).status).toBe("confirmed")
@@ -119,7 +119,7 @@ describe("Transfers.drive against the sandbox outcomes", () => {
   it.effect("0005: pending, requeried with backoff, then failed at the bank: reversed", () =>
     withTransfers(Effect.gen(function*() {
       const { transfer, accountNumber } = yield* setup("0123450005")
-      yield* Transfers.drive(transfer.id)
+      yield* Transfers.drive(transfer)
       yield* recover(6)
       const done = yield* statusOf(transfer.id)
       expect(done).toMatchObject({ status: "failed", reversalState: "applied", restored: true })
@@ -133,12 +133,12 @@ describe("Transfers.drive against the sandbox outcomes", () => {
       const { transfer, accountNumber } = yield* setup("0123450001")
       // spend all but AMOUNT (the fee no longer fits)
       const repo = yield* TransferRepo
-      yield* repo.update(transfer.id, {}, new Date(0))
+      yield* repo.update(transfer, {}, new Date(0))
       const bank = yield* CoreBanking
       yield* bank.deactivatePnd(accountNumber)
       yield* bank.debit({ accountNumber, amountKobo: FUNDS - AMOUNT, reference: "DSPEND000001", narration: "x" })
       yield* bank.activatePnd(accountNumber)
-      const done = yield* Transfers.drive(transfer.id)
+      const done = yield* Transfers.drive(transfer)
       expect(done).toMatchObject({ status: "failed", debitState: "none", failureReason: "Insufficient balance", restored: true })
       const account = yield* FakeBank.account(accountNumber)
       expect(account.ledgerKobo).toBe(AMOUNT)
@@ -163,7 +163,7 @@ describe("a crash or unknown outcome at every provider call, then recovery from 
         withTransfers(Effect.gen(function*() {
           const { transfer, accountNumber } = yield* setup("0123450001")
           yield* FakeBank.failNext(operation, FakeBank.unknown(operation), { afterApplying })
-          const first = yield* Transfers.drive(transfer.id)
+          const first = yield* Transfers.drive(transfer)
           expect(first.status).toBe("pending")
           yield* recover(2)
           expect((yield* statusOf(transfer.id)).status).toBe("confirmed")
@@ -178,7 +178,7 @@ describe("a crash or unknown outcome at every provider call, then recovery from 
       withTransfers(Effect.gen(function*() {
         const { transfer, accountNumber } = yield* setup("0123450003")
         yield* FakeBank.failNext("credit", FakeBank.unknown("credit"), { afterApplying })
-        const first = yield* Transfers.drive(transfer.id)
+        const first = yield* Transfers.drive(transfer)
         expect(first).toMatchObject({ status: "pending", reversalState: "attempted" })
         yield* recover(2)
         expect((yield* statusOf(transfer.id)).status).toBe("failed")
@@ -190,7 +190,7 @@ describe("a crash or unknown outcome at every provider call, then recovery from 
     withTransfers(Effect.gen(function*() {
       const { transfer } = yield* setup("0123450001")
       yield* FakeBank.failNext("debit", FakeBank.unknown("debit"))
-      yield* Transfers.drive(transfer.id)
+      yield* Transfers.drive(transfer)
       expect((yield* Transfers.processDue()).claimed).toBe(0) // lease still held
       yield* TestClock.adjust(Transfers.LEASE)
       yield* TestClock.adjust(Duration.millis(1))
@@ -204,7 +204,7 @@ describe("a driver that died after restoring the account but before writing the 
       const { transfer, accountNumber } = yield* setup("0123450001")
       const repo = yield* TransferRepo
       // what the journal looks like when the process dies right after the Restore write
-      yield* repo.update(transfer.id, {
+      yield* repo.update(transfer, {
         pndLifted: true,
         lienPlaced: true,
         debitState: "applied",
