@@ -6,7 +6,7 @@
  * the books balance.
  */
 import { Alerts, CoreBanking, Plans, Transfers } from "@app/domain"
-import { referencesOf } from "@app/domain/TransferSaga"
+import { referencesOf, TransferPolicy } from "@app/domain/TransferSaga"
 import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
@@ -111,6 +111,30 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("money 
         yield* Transfers.processDue()
       }
       yield* expectDeliveredOnce(started.id, c.accountNumber, FUNDS - AMOUNT - FEE)
+    }))
+
+  it.effect("a transfer still pending after every requery is reversed, as the spec says, with a staff alert", () =>
+    Effect.gen(function*() {
+      const c = yield* funded("mi-exhausted")
+      // 0005: the sandbox fails it at the 4th requery (the money back in settlement), but this bank
+      // answers "pending" to every requery
+      const started = yield* transfer(c.id, "0123450005")
+      const stuck = yield* bankWith((real) => ({ requery: (reference) => Effect.as(real.requery(reference), "pending" as const) }))
+      for (let pass = 0; pass < TransferPolicy.maxRequeries; pass++) {
+        expect(yield* alertsOf(started.id)).toEqual([])
+        yield* due(started.id)
+        yield* Transfers.processDue().pipe(Effect.provideService(CoreBanking, stuck))
+      }
+      expect(yield* row(started.id)).toMatchObject({
+        status: "failed",
+        retryCount: TransferPolicy.maxRequeries,
+        reversalState: "applied"
+      })
+      expect(yield* alertsOf(started.id)).toEqual(["transfer_retries_exhausted"])
+      const bank = yield* atTheBank(c.accountNumber)
+      expect(bank).toMatchObject({ debits: 1, credits: 1 })
+      expect(bank.account.ledgerBalanceKobo).toBe(FUNDS)
+      yield* booksBalance
     }))
 
   it.effect("a lien whose placement answer was lost is found and removed, though a deposit changed the balance", () =>
