@@ -18,6 +18,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import { type Action, decide, protectingLien, type TransferJournal } from "../src/TransferSaga.js"
+import { freshJournal } from "./support/Journal.js"
 
 const AMOUNT = 2_500n
 const FUNDS = 10_000n
@@ -45,18 +46,6 @@ type Answer = "ok" | "refused" | "unknown_applied" | "unknown_not_applied" | "du
 
 type Patch = Partial<TransferJournal> | null
 
-const freshJournal: TransferJournal = {
-  id: "00000000-0000-4000-8000-000000000001",
-  status: "pending",
-  pndLifted: false,
-  lienPlaced: false,
-  debit: "none",
-  transfer: "none",
-  reversal: "none",
-  restored: false,
-  failureReason: null,
-  retryCount: 0
-}
 
 const newBank = (): Bank => ({
   customer: FUNDS,

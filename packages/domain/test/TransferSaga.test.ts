@@ -9,19 +9,9 @@ import {
   type TransferJournal,
   TransferPolicy
 } from "../src/TransferSaga.js"
+import { freshJournal } from "./support/Journal.js"
 
-const fresh: TransferJournal = {
-  id: "00000000-0000-4000-8000-000000000001",
-  status: "pending",
-  pndLifted: false,
-  lienPlaced: false,
-  debit: "none",
-  transfer: "none",
-  reversal: "none",
-  restored: false,
-  failureReason: null,
-  retryCount: 0
-}
+const fresh = freshJournal
 const at = (patch: Partial<TransferJournal>): TransferJournal => ({ ...fresh, ...patch })
 const tag = (j: TransferJournal) => decide(j)._tag
 
