@@ -129,6 +129,10 @@ export const drive = (held: TransferClaim) =>
           Effect.tap((updated) => Effect.sync(() => (t = updated)))
         )
     let lastCall: AccountCall = null
+    // After an account call with no answer the driver stops for now; a fenced write (renewing the
+    // lease) first tells it whether it still holds the movement, so a stale driver whose call may
+    // have lifted PND or placed the lien after its successor restored the account steps aside.
+    const stillHeld = write({})
 
     const saga = Effect.gen(function*() {
       for (let step = 0; step < MAX_STEPS; step++) {
@@ -151,7 +155,7 @@ export const drive = (held: TransferClaim) =>
           case "LiftPnd": {
             lastCall = "LiftPnd"
             const answer = yield* ask("deactivatePnd", bank.deactivatePnd(account))
-            if (answer._tag === "Unknown") return t
+            if (answer._tag === "Unknown") return yield* stillHeld
             yield* write(answer._tag === "Ok" ? { pndLifted: true } : { failureReason: `Could not lift PND: ${answer.reason}` })
             break
           }
@@ -179,7 +183,7 @@ export const drive = (held: TransferClaim) =>
             }
             lastCall = "PlaceLien"
             const answer = yield* ask("placeLien", bank.placeLien({ accountNumber: account, reference: refs.lien, amountKobo: lien }))
-            if (answer._tag === "Unknown") return t
+            if (answer._tag === "Unknown") return yield* stillHeld
             yield* write(answer._tag === "Ok" ? { lienPlaced: true } : { failureReason: `Could not place the lien: ${answer.reason}` })
             break
           }

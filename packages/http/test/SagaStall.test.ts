@@ -18,10 +18,11 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import { bankCustomer, get } from "./support/BankingFixtures.js"
 import { expectSuccess, post } from "./support/Fixtures.js"
-import { onFirstCall, type Operation, startTransfer } from "./support/BankFaults.js"
+import { onFirstCall, type Operation, startTransfer, unknown } from "./support/BankFaults.js"
 import { testServer } from "./support/TestServer.js"
 
-type Moment = "before" | "after"
+/** held before the call is sent; after its answer came back; or before, and its answer is then lost */
+type Moment = "before" | "after" | "before, answer lost"
 
 /**
  * CoreBanking whose first call of `operation` signals `entered` and waits for `release`, either
@@ -30,7 +31,11 @@ type Moment = "before" | "after"
 const stalling = (operation: Operation, moment: Moment, entered: Deferred.Deferred<void>, release: Deferred.Deferred<void>) => {
   const hold = Effect.zipRight(Deferred.succeed(entered, undefined), Deferred.await(release))
   return onFirstCall(operation, (call) =>
-    moment === "before" ? Effect.zipRight(hold, call) : Effect.flatten(Effect.zipLeft(Effect.exit(call), hold)))
+    moment === "before"
+      ? Effect.zipRight(hold, call)
+      : moment === "after"
+      ? Effect.flatten(Effect.zipLeft(Effect.exit(call), hold))
+      : Effect.zipRight(Effect.zipRight(hold, call), unknown(operation)))
 }
 
 const FUNDS = 1_000_000
@@ -45,6 +50,7 @@ layer(testServer({ sandboxDuplicateReferences: "reject" }), { excludeTestService
       cases.push([op, "before", "0123450001"])
     }
     cases.push(["debit", "after", "0123450001"], ["transfer", "after", "0123450001"])
+    cases.push(["deactivatePnd", "before, answer lost", "0123450001"], ["placeLien", "before, answer lost", "0123450001"])
     cases.push(["credit", "before", "0123450003"], ["credit", "after", "0123450003"])
 
     describe("recovery finishes the movement; the stale driver changes nothing when it wakes", () => {
@@ -52,7 +58,7 @@ layer(testServer({ sandboxDuplicateReferences: "reject" }), { excludeTestService
         const delivered = destination.endsWith("0001")
         it.effect(`stalled ${moment} ${operation}: ${delivered ? "delivered once" : "returned once"}`, () =>
           Effect.gen(function*() {
-            const c = yield* bankCustomer(`stall-${operation.toLowerCase()}-${moment}`)
+            const c = yield* bankCustomer(`stall-${operation.toLowerCase()}-${moment.replace(/[^a-z]+/g, "-")}`)
             expectSuccess(yield* post("/api/v1/transactions/deposit/test", { amountKobo: FUNDS }, c.accessToken), {
               apiObject: "Transaction"
             })
