@@ -13,7 +13,7 @@ import {
   TransferRepo,
   UnitOfWork
 } from "@app/domain"
-import { referencesOf } from "@app/domain/TransferSaga"
+import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Option, TestClock } from "effect"
-import * as Banking from "../src/Banking.js"
-import { TestFunding } from "../src/CoreBanking.js"
-import { bankedAda, bvnVerifiedAda, inMemory } from "./support/Fixtures.js"
-import { FakeBank, SANDBOX_BANKS } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Duration, Effect, Option, TestClock} from "effect"
+import * as Banking from "../src/banking/index.js"
+import { TestFunding } from "../src/banking/CoreBanking.js"
+import {bankedAda, bvnVerifiedAda, inMemory} from "./support/Fixtures.js"
+import {FakeBank, SANDBOX_BANKS} from "./support/InMemory.js"
 
 /** Credits the fake provider account without syncing (what an inbound transfer does before any webhook). */
 const inbound = (accountNumber: string, amountKobo: bigint) =>

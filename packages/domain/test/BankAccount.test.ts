@@ -1,9 +1,9 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import * as Banking from "../src/Banking.js"
-import { CoreBanking, type OpenAccountInput, ProviderRefused, referenceFor } from "../src/CoreBanking.js"
-import { bankedAda, bankedBola, bvnVerifiedAda, inMemory, registerAda, verifiedAda } from "./support/Fixtures.js"
-import { FakeBank, Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Effect} from "effect"
+import * as Banking from "../src/banking/index.js"
+import { CoreBanking, type OpenAccountInput, ProviderRefused, referenceFor } from "../src/banking/CoreBanking.js"
+import {bankedAda, bankedBola, bvnVerifiedAda, inMemory, registerAda, verifiedAda} from "./support/Fixtures.js"
+import {FakeBank, Store} from "./support/InMemory.js"
 
 const fakeAccounts = Effect.map(FakeBank.state, (st) => [...st.accounts.values()])
 

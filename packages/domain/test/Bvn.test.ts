@@ -1,20 +1,11 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Effect, HashMap, Logger, Option, Redacted } from "effect"
-import * as Banking from "../src/Banking.js"
-import { ProviderMisconfigured } from "../src/CoreBanking.js"
-import { AccountRepo, SecretHasher } from "../src/Ports.js"
-import {
-  ADA,
-  ADA_BVN,
-  BOLA,
-  bvnInput,
-  bvnVerifiedAda,
-  inMemory,
-  registerAda,
-  registerBola,
-  verifiedAda
-} from "./support/Fixtures.js"
-import { FakeBank, Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Effect, HashMap, Logger, Option, Redacted} from "effect"
+import * as Banking from "../src/banking/index.js"
+import { ProviderMisconfigured } from "../src/banking/CoreBanking.js"
+import { AccountRepo } from "../src/account/Ports.js"
+import { SecretHasher } from "../src/shared/Ports.js"
+import {ADA, ADA_BVN, BOLA, bvnInput, bvnVerifiedAda, inMemory, registerAda, registerBola, verifiedAda} from "./support/Fixtures.js"
+import {FakeBank, Store} from "./support/InMemory.js"
 
 describe("Banking.verifyBvn", () => {
   it.effect("stores only the BVN digest, sets bvn_verified, updates the identity and returns the registry's", () =>

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, TestClock } from "effect"
-import * as Banking from "../src/Banking.js"
-import { CoreBanking, TestFunding } from "../src/CoreBanking.js"
-import { bankedAda, bankedBola, bvnVerifiedAda, inMemory } from "./support/Fixtures.js"
-import { FakeBank, Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Duration, Effect, TestClock} from "effect"
+import * as Banking from "../src/banking/index.js"
+import { CoreBanking, TestFunding } from "../src/banking/CoreBanking.js"
+import {bankedAda, bankedBola, bvnVerifiedAda, inMemory} from "./support/Fixtures.js"
+import {FakeBank, Store} from "./support/InMemory.js"
 
 const inbound = (accountNumber: string, amountKobo: bigint) =>
   Effect.flatMap(TestFunding, (f) => f.deposit({ accountNumber, amountKobo }))

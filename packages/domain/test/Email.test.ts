@@ -1,6 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Either, FastCheck as fc, ParseResult, Schema } from "effect"
-import { EMAIL_MESSAGE, EmailAddress, isEmail, normalizeEmail } from "../src/Email.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Either, FastCheck as fc, ParseResult, Schema} from "effect"
+import { EMAIL_MESSAGE, EmailAddress, isEmail, normalizeEmail } from "../src/shared/Email.js"
 
 const issuesOf = (e: ParseResult.ParseError) =>
   ParseResult.ArrayFormatter.formatErrorSync(e).map(({ message, path }) => ({ message, path }))

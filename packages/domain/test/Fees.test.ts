@@ -1,14 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
-import {
-  basisPointsOf,
-  DefaultNipFeeSchedule,
-  divRoundHalfUp,
-  feeFor,
-  isValidSchedule,
-  type NipFeeSchedule,
-  quote
-} from "../src/Fees.js"
+import {describe, expect, it} from "@effect/vitest"
+import {FastCheck as fc} from "effect"
+import { basisPointsOf, DefaultNipFeeSchedule, divRoundHalfUp, feeFor, isValidSchedule, type NipFeeSchedule, quote } from "../src/transfers/Fees.js"
 
 const NAIRA = 100n
 const amount = fc.bigInt({ min: 0n, max: 1_000_000_000_000n })

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, TestClock } from "effect"
-import * as Auth from "../src/Auth.js"
-import * as Housekeeping from "../src/Housekeeping.js"
-import { ADA, inMemory, pw, registerAda } from "./support/Fixtures.js"
-import { Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Duration, Effect, TestClock} from "effect"
+import * as Auth from "../src/auth/index.js"
+import * as Housekeeping from "../src/auth/Housekeeping.js"
+import {ADA, inMemory, pw, registerAda} from "./support/Fixtures.js"
+import {Store} from "./support/InMemory.js"
 
 describe("Housekeeping.purgeExpiredSecrets", () => {
   it.effect("keeps live secrets, purges codes after a day and refresh tokens a week after expiry", () =>

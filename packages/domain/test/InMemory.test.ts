@@ -2,24 +2,15 @@
  * The fakes must honour the port contracts, or the domain tests prove nothing.
  * The last block uses them to check the domain's transactional boundaries.
  */
-import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Exit, Option, Redacted, TestClock } from "effect"
-import * as Auth from "../src/Auth.js"
-import { Account, Customer } from "../src/Models.js"
-import {
-  AccessTokens,
-  AccountRepo,
-  Ids,
-  type NewOtp,
-  OtpRepo,
-  PasswordHasher,
-  RefreshTokenRepo,
-  SecretHasher,
-  SecureRandom,
-  UnitOfWork
-} from "../src/Ports.js"
-import { ADA, inMemory, pw, registerAda } from "./support/Fixtures.js"
-import { HasherProbe, RandomControl, Sent, Store, uuidFor } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Duration, Effect, Exit, Option, Redacted, TestClock} from "effect"
+import * as Auth from "../src/auth/index.js"
+import { Account, Customer } from "../src/account/Model.js"
+import { AccessTokens, type NewOtp, OtpRepo, RefreshTokenRepo } from "../src/auth/Ports.js"
+import { AccountRepo } from "../src/account/Ports.js"
+import { Ids, PasswordHasher, SecretHasher, SecureRandom, UnitOfWork } from "../src/shared/Ports.js"
+import {ADA, inMemory, pw, registerAda} from "./support/Fixtures.js"
+import {HasherProbe, RandomControl, Sent, Store, uuidFor} from "./support/InMemory.js"
 
 const at = (ms: number) => new Date(ms)
 

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import * as Auth from "../src/Auth.js"
-import { ADA, inMemory, pw, registerAda } from "./support/Fixtures.js"
-import { HasherProbe, Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Effect} from "effect"
+import * as Auth from "../src/auth/index.js"
+import {ADA, inMemory, pw, registerAda} from "./support/Fixtures.js"
+import {HasherProbe, Store} from "./support/InMemory.js"
 
 describe("Auth.login", () => {
   it.effect("a valid email and password give a working token pair", () =>

@@ -1,12 +1,12 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Option } from "effect"
-import { CoreBanking, TestFunding } from "../src/CoreBanking.js"
-import { AccountRepo } from "../src/Ports.js"
-import { SettingsStore } from "../src/Settings.js"
-import * as Transfers from "../src/Transfers.js"
-import { bankedAda, inMemory } from "./support/Fixtures.js"
-import { FakeBank } from "./support/FakeBank.js"
-import { InMemoryTransfersLive, TransferStore } from "./support/InMemoryTransfers.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Deferred, Effect, Fiber, Option} from "effect"
+import { CoreBanking, TestFunding } from "../src/banking/CoreBanking.js"
+import { AccountRepo } from "../src/account/Ports.js"
+import { SettingsStore } from "../src/settings/Settings.js"
+import * as Transfers from "../src/transfers/index.js"
+import {bankedAda, inMemory} from "./support/Fixtures.js"
+import {FakeBank} from "./support/FakeBank.js"
+import {InMemoryTransfersLive, TransferStore} from "./support/InMemoryTransfers.js"
 
 const withTransfers = <A, E>(effect: Effect.Effect<A, E, any>) => inMemory(Effect.provide(effect, InMemoryTransfersLive))
 

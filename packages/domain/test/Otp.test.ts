@@ -1,10 +1,10 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, FastCheck as fc, Option, TestClock } from "effect"
-import * as Auth from "../src/Auth.js"
-import type { OtpPurpose } from "../src/Models.js"
-import * as Otp from "../src/Otp.js"
-import { ADA, inMemory, pw, registerAda, registerBola, wrongCode } from "./support/Fixtures.js"
-import { RandomControl, Sent, Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Duration, Effect, FastCheck as fc, Option, TestClock} from "effect"
+import * as Auth from "../src/auth/index.js"
+import type { OtpPurpose } from "../src/auth/Model.js"
+import * as Otp from "../src/auth/Otp.js"
+import {ADA, inMemory, pw, registerAda, registerBola, wrongCode} from "./support/Fixtures.js"
+import {RandomControl, Sent, Store} from "./support/InMemory.js"
 
 const issue = (accountId: string, purpose: OtpPurpose) =>
   Otp.issueOtp({

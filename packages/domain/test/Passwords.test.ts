@@ -1,8 +1,8 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
-import * as Auth from "../src/Auth.js"
-import { ADA, BOLA, inMemory, pw, registerAda, registerBola, wrongCode } from "./support/Fixtures.js"
-import { Sent, Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Effect, TestClock} from "effect"
+import * as Auth from "../src/auth/index.js"
+import {ADA, BOLA, inMemory, pw, registerAda, registerBola, wrongCode} from "./support/Fixtures.js"
+import {Sent, Store} from "./support/InMemory.js"
 
 const NEW_PASSWORD = "a completely new password"
 

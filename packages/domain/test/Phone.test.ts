@@ -1,6 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Either, FastCheck as fc, Option, ParseResult, Schema } from "effect"
-import { NigerianPhone, normalizeNigerianPhone, PHONE_MESSAGE } from "../src/Phone.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Either, FastCheck as fc, Option, ParseResult, Schema} from "effect"
+import { NigerianPhone, normalizeNigerianPhone, PHONE_MESSAGE } from "../src/shared/Phone.js"
 
 const E164 = "+2348031234567"
 

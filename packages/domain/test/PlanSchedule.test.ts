@@ -1,24 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
-import { DateTime, FastCheck as fc } from "effect"
-import {
-  amountOfCycle,
-  anchorDate,
-  cycleCount,
-  DEFAULT_SCHEDULED_TIME,
-  DEFAULT_TIME_ZONE,
-  dueAt,
-  Frequencies,
-  type Frequency,
-  isValidScheduledTime,
-  isValidTimeZone,
-  localDate,
-  localDayBounds,
-  regularAmount,
-  remainingKobo,
-  type ScheduleTerms,
-  type WeekDay,
-  WeekDays
-} from "../src/PlanSchedule.js"
+import {describe, expect, it} from "@effect/vitest"
+import {DateTime, FastCheck as fc} from "effect"
+import { amountOfCycle, anchorDate, cycleCount, DEFAULT_SCHEDULED_TIME, DEFAULT_TIME_ZONE, dueAt, Frequencies, type Frequency, isValidScheduledTime, isValidTimeZone, localDate, localDayBounds, regularAmount, remainingKobo, type ScheduleTerms, type WeekDay, WeekDays } from "../src/plans/Schedule.js"
 
 const HOUR = 60 * 60 * 1000
 const DAY = 24 * HOUR

@@ -2,21 +2,22 @@
  * Disbursement plans through their whole life, in the domain: in-memory ports, the fake bank and the
  * TestClock. Each payout goes through the transfer saga; the fake bank checks conservation.
  */
-import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Exit, FastCheck as fc, Layer, Option, TestClock } from "effect"
-import * as Banking from "../src/Banking.js"
-import { CoreBanking, TestFunding } from "../src/CoreBanking.js"
-import * as Fees from "../src/Fees.js"
-import type { Plan } from "../src/Models.js"
-import * as Plans from "../src/Plans.js"
-import * as Schedule from "../src/PlanSchedule.js"
-import { AccountRepo, PlanRepo } from "../src/Ports.js"
-import * as Settings from "../src/Settings.js"
-import * as Transfers from "../src/Transfers.js"
-import { bankedAda, bankedBola, inMemory } from "./support/Fixtures.js"
-import { FakeBank } from "./support/FakeBank.js"
-import { InMemoryPlansLive, PlanStore } from "./support/InMemoryPlans.js"
-import { InMemoryTransfersLive, NoticeStore, TransferStore } from "./support/InMemoryTransfers.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Duration, Effect, Exit, FastCheck as fc, Layer, Option, TestClock} from "effect"
+import * as Banking from "../src/banking/index.js"
+import { CoreBanking, TestFunding } from "../src/banking/CoreBanking.js"
+import * as Fees from "../src/transfers/Fees.js"
+import type { Plan } from "../src/plans/Model.js"
+import * as Plans from "../src/plans/index.js"
+import * as Schedule from "../src/plans/Schedule.js"
+import { AccountRepo } from "../src/account/Ports.js"
+import { PlanRepo } from "../src/plans/Ports.js"
+import * as Settings from "../src/settings/Settings.js"
+import * as Transfers from "../src/transfers/index.js"
+import {bankedAda, bankedBola, inMemory} from "./support/Fixtures.js"
+import {FakeBank} from "./support/FakeBank.js"
+import {InMemoryPlansLive, PlanStore} from "./support/InMemoryPlans.js"
+import {InMemoryTransfersLive, NoticeStore, TransferStore} from "./support/InMemoryTransfers.js"
 
 const PlansLayer = InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive))
 const withPlans = <A, E>(effect: Effect.Effect<A, E, any>) => inMemory(Effect.provide(effect, PlansLayer))

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
-import { MAX_REFERENCE_LENGTH, referenceFor } from "../src/CoreBanking.js"
+import {describe, expect, it} from "@effect/vitest"
+import {FastCheck as fc} from "effect"
+import { MAX_REFERENCE_LENGTH, referenceFor } from "../src/banking/CoreBanking.js"
 
 describe("referenceFor", () => {
   it.prop("is at most 12 characters, keeps its prefix and is the same for the same id", [fc.uuid({ version: 4 })], ([id]) => {

@@ -1,9 +1,9 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Logger, TestClock } from "effect"
-import * as Auth from "../src/Auth.js"
-import { RefreshTokenRepo } from "../src/Ports.js"
-import { ADA, inMemory, pw, registerAda } from "./support/Fixtures.js"
-import { Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Duration, Effect, Logger, TestClock} from "effect"
+import * as Auth from "../src/auth/index.js"
+import { RefreshTokenRepo } from "../src/auth/Ports.js"
+import {ADA, inMemory, pw, registerAda} from "./support/Fixtures.js"
+import {Store} from "./support/InMemory.js"
 
 const signIn = Effect.gen(function*() {
   const { account } = yield* registerAda()

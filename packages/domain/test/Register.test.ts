@@ -1,9 +1,9 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit } from "effect"
-import * as Auth from "../src/Auth.js"
-import { AccountRepo } from "../src/Ports.js"
-import { ADA, BOLA, inMemory, pw, registerAda, registerBola } from "./support/Fixtures.js"
-import { HasherProbe, RandomControl, Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Cause, Effect, Exit} from "effect"
+import * as Auth from "../src/auth/index.js"
+import { AccountRepo } from "../src/account/Ports.js"
+import {ADA, BOLA, inMemory, pw, registerAda, registerBola} from "./support/Fixtures.js"
+import {HasherProbe, RandomControl, Store} from "./support/InMemory.js"
 
 const referralCode = new RegExp(`^[${Auth.REFERRAL_ALPHABET}]{${Auth.REFERRAL_CODE_LENGTH}}$`)
 

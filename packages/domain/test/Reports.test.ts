@@ -1,12 +1,12 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Ref, TestClock } from "effect"
-import * as Banking from "../src/Banking.js"
-import { TestFunding } from "../src/CoreBanking.js"
-import { AccountNotFound } from "../src/Errors.js"
-import { Transaction } from "../src/Models.js"
-import * as Reports from "../src/Reports.js"
-import { bankedAda, bankedBola, inMemory, verifiedAda } from "./support/Fixtures.js"
-import { Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Effect, Either, Ref, TestClock} from "effect"
+import * as Banking from "../src/banking/index.js"
+import { TestFunding } from "../src/banking/CoreBanking.js"
+import { AccountNotFound } from "../src/account/Errors.js"
+import { Transaction } from "../src/transactions/Model.js"
+import * as Reports from "../src/transactions/Reports.js"
+import {bankedAda, bankedBola, inMemory, verifiedAda} from "./support/Fixtures.js"
+import {Store} from "./support/InMemory.js"
 
 let sequence = 0
 

@@ -1,15 +1,7 @@
-import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
-import {
-  type Action,
-  decide,
-  nextRequeryDelayMs,
-  protectingLien,
-  referencesOf,
-  type TransferJournal,
-  TransferPolicy
-} from "../src/TransferSaga.js"
-import { freshJournal } from "./support/Journal.js"
+import {describe, expect, it} from "@effect/vitest"
+import {FastCheck as fc} from "effect"
+import { type Action, decide, nextRequeryDelayMs, protectingLien, referencesOf, type TransferJournal, TransferPolicy } from "../src/transfers/Saga.js"
+import {freshJournal} from "./support/Journal.js"
 
 const fresh = freshJournal
 const at = (patch: Partial<TransferJournal>): TransferJournal => ({ ...fresh, ...patch })

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import * as Auth from "../src/Auth.js"
-import { ADA, BOLA, inMemory, pw, registerAda, wrongCode } from "./support/Fixtures.js"
-import { Sent, Store } from "./support/InMemory.js"
+import {describe, expect, it} from "@effect/vitest"
+import {Effect} from "effect"
+import * as Auth from "../src/auth/index.js"
+import {ADA, BOLA, inMemory, pw, registerAda, wrongCode} from "./support/Fixtures.js"
+import {Sent, Store} from "./support/InMemory.js"
 
 describe("email verification", () => {
   it.effect("register → sendEmailOtp → verifyEmailOtp: tokens, email verified, customer verified", () =>

@@ -6,7 +6,7 @@
  * the books balance.
  */
 import { Alerts, CoreBanking, Plans, Transfers } from "@app/domain"
-import { referencesOf, TransferPolicy } from "@app/domain/TransferSaga"
+import { referencesOf, TransferPolicy } from "@app/domain/transfers/Saga"
 import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"

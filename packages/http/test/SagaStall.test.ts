@@ -11,7 +11,7 @@
  * active, no lien is left and the books balance.
  */
 import { CoreBanking, Transfers } from "@app/domain"
-import { referencesOf } from "@app/domain/TransferSaga"
+import { referencesOf } from "@app/domain/transfers/Saga"
 import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"

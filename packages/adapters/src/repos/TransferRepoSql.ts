@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { MovementInFlight, MovementLost, Transfer, type TransferPatch, TransferRepo } from "@app/domain"
-import { referencesOf } from "@app/domain/TransferSaga"
+import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
 import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "./SqlSupport.js"
 

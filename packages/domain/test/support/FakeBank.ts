@@ -20,21 +20,8 @@
  * fail, before or after it took effect (a timeout after the provider did open the account).
  * `FakeBank.calls(operation)` counts calls, e.g. to see a cache at work.
  */
-import { Clock, Context, Effect, Exit, Layer, Option, Ref } from "effect"
-import {
-  type AccountSnapshot,
-  type Bank,
-  CoreBanking,
-  type CoreBankingError,
-  type Lien,
-  MAX_REFERENCE_LENGTH,
-  ProviderRefused,
-  type ProviderTransaction,
-  ProviderUnknownOutcome,
-  type RequeryStatus,
-  TestFunding,
-  type TransferStatus
-} from "../../src/CoreBanking.js"
+import {Clock, Context, Effect, Exit, Layer, Option, Ref} from "effect"
+import { type AccountSnapshot, type Bank, CoreBanking, type CoreBankingError, type Lien, MAX_REFERENCE_LENGTH, ProviderRefused, type ProviderTransaction, ProviderUnknownOutcome, type RequeryStatus, TestFunding, type TransferStatus } from "../../src/banking/CoreBanking.js"
 
 export interface FakeAccount {
   readonly accountNumber: string

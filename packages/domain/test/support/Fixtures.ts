@@ -1,7 +1,7 @@
-import { Effect, Redacted } from "effect"
-import * as Auth from "../../src/Auth.js"
-import * as Banking from "../../src/Banking.js"
-import { InMemoryLayer, type InMemory, Sent } from "./InMemory.js"
+import {Effect, Redacted} from "effect"
+import * as Auth from "../../src/auth/index.js"
+import * as Banking from "../../src/banking/index.js"
+import {InMemoryLayer, type InMemory, Sent} from "./InMemory.js"
 
 /** Runs a test body against fresh in-memory ports (the TestClock of `it.effect` still applies). */
 export const inMemory = <A, E>(self: Effect.Effect<A, E, InMemory>): Effect.Effect<A, E> =>

@@ -14,39 +14,22 @@
  *   are built over it;
  * - `AlertStore`: every staff alert raised (InMemoryAlerts.ts, which serves `AlertRepo`).
  */
-import { Array as Arr, Clock, Context, Duration, Effect, Exit, Layer, Option, Redacted, Ref } from "effect"
-import { TokenPolicy } from "../../src/Auth.js"
-import { BankingCachesLive } from "../../src/Banking.js"
-import {
-  type AccountWithCustomer,
-  Account,
-  Beneficiary,
-  Customer,
-  OneTimeCode,
-  type OtpPurpose,
-  RefreshToken,
-  Transaction
-} from "../../src/Models.js"
-import { isLive } from "../../src/Otp.js"
-import {
-  AccessTokens,
-  AccountRepo,
-  BeneficiaryRepo,
-  Ids,
-  type NewAccount,
-  Notifier,
-  OtpRepo,
-  type OutboundMessage,
-  PasswordHasher,
-  RefreshTokenRepo,
-  SecretHasher,
-  SecureRandom,
-  TransactionRepo,
-  UniqueViolation,
-  UnitOfWork
-} from "../../src/Ports.js"
-import { FakeBankStateLive, FakeCoreBankingLive } from "./FakeBank.js"
-import { InMemoryAlertsLive } from "./InMemoryAlerts.js"
+import {Array as Arr, Clock, Context, Duration, Effect, Exit, Layer, Option, Redacted, Ref} from "effect"
+import { TokenPolicy } from "../../src/auth/Sessions.js"
+import { BankingCachesLive } from "../../src/banking/Caches.js"
+import { type AccountWithCustomer, Account, Customer } from "../../src/account/Model.js"
+import { Beneficiary } from "../../src/beneficiaries/Model.js"
+import { OneTimeCode, type OtpPurpose, RefreshToken } from "../../src/auth/Model.js"
+import { Transaction } from "../../src/transactions/Model.js"
+import { isLive } from "../../src/auth/Otp.js"
+import { AccessTokens, OtpRepo, RefreshTokenRepo } from "../../src/auth/Ports.js"
+import { AccountRepo, type NewAccount, UniqueViolation } from "../../src/account/Ports.js"
+import { BeneficiaryRepo } from "../../src/beneficiaries/Ports.js"
+import { Ids, PasswordHasher, SecretHasher, SecureRandom, UnitOfWork } from "../../src/shared/Ports.js"
+import { Notifier, type OutboundMessage } from "../../src/notifications/Ports.js"
+import { TransactionRepo } from "../../src/transactions/Ports.js"
+import {FakeBankStateLive, FakeCoreBankingLive} from "./FakeBank.js"
+import {InMemoryAlertsLive} from "./InMemoryAlerts.js"
 
 export { FakeBank, SANDBOX_BANKS } from "./FakeBank.js"
 export { AlertStore } from "./InMemoryAlerts.js"

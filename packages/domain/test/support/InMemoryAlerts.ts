@@ -3,8 +3,8 @@
  * alert is open counts an occurrence, anything else adds an alert; acknowledged alerts are kept.
  * `AlertStore` reads what was raised. Part of `InMemoryLayer` (InMemory.ts).
  */
-import { Context, Effect, Layer, Ref } from "effect"
-import { AlertRepo, type AlertKind, StaffAlert } from "../../src/Alerts.js"
+import {Context, Effect, Layer, Ref} from "effect"
+import { AlertRepo, type AlertKind, StaffAlert } from "../../src/admin/Alerts.js"
 
 /** Every alert, open or acknowledged, in the order first raised. */
 export class AlertStore extends Context.Tag("test/AlertStore")<AlertStore, Ref.Ref<ReadonlyArray<StaffAlert>>>() {

@@ -4,10 +4,11 @@
  * not block (one fiber at a time touches a plan in these tests); the SQL adapter's row lock is
  * tested against both databases.
  */
-import { Context, Effect, Layer, Option, Ref } from "effect"
-import { type Instalment, Instalment as InstalmentClass, type Plan, Plan as PlanClass } from "../../src/Models.js"
-import { PlanConflict, PlanRepo } from "../../src/Ports.js"
-import { TransferStore } from "./InMemoryTransfers.js"
+import {Context, Effect, Layer, Option, Ref} from "effect"
+import { type Instalment, Instalment as InstalmentClass, type Plan, Plan as PlanClass } from "../../src/plans/Model.js"
+import { PlanConflict } from "../../src/plans/Errors.js"
+import { PlanRepo } from "../../src/plans/Ports.js"
+import {TransferStore} from "./InMemoryTransfers.js"
 
 interface PlanState {
   readonly plans: ReadonlyMap<string, Plan>

@@ -2,10 +2,13 @@
  * An in-memory TransferRepo with the documented semantics of the port: idempotent creation by
  * (customer, key), one movement in flight per customer, leases and due work for claimDue.
  */
-import { Context, Effect, Layer, Option, Ref } from "effect"
-import { type Notice, type Transfer, Transfer as TransferClass } from "../../src/Models.js"
-import { MovementInFlight, MovementLost, NoticeRepo, TransferRepo } from "../../src/Ports.js"
-import { SettingsStore } from "../../src/Settings.js"
+import {Context, Effect, Layer, Option, Ref} from "effect"
+import { type Notice } from "../../src/notifications/Model.js"
+import { type Transfer, Transfer as TransferClass } from "../../src/transfers/Model.js"
+import { MovementInFlight, MovementLost } from "../../src/transfers/Errors.js"
+import { NoticeRepo } from "../../src/notifications/Ports.js"
+import { TransferRepo } from "../../src/transfers/Ports.js"
+import { SettingsStore } from "../../src/settings/Settings.js"
 
 export class TransferStore extends Context.Tag("test/TransferStore")<TransferStore, Ref.Ref<ReadonlyMap<string, Transfer>>>() {
   static readonly all = Effect.flatMap(TransferStore, (ref) => Effect.map(Ref.get(ref), (m) => [...m.values()]))

@@ -1,4 +1,4 @@
-import type { TransferJournal } from "../../src/TransferSaga.js"
+import type { TransferJournal } from "../../src/transfers/Saga.js"
 
 /** The journal of a movement that has not started, for the saga's pure tests and models. */
 export const freshJournal: TransferJournal = {

@@ -1,0 +1,14 @@
+/**
+ * Reading the signed-in account.
+ */
+import { Effect, Option } from "effect"
+import { AccountNotFound } from "./Errors.js"
+import { AccountRepo } from "./Ports.js"
+
+/** The account and its customer, or AccountNotFound. */
+export const requireAccount = (accountId: string) =>
+  Effect.flatMap(AccountRepo, (repo) => repo.findById(accountId)).pipe(
+    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new AccountNotFound()), onSome: Effect.succeed }))
+  )
+
+export const getProfile = (accountId: string) => requireAccount(accountId)

@@ -1,0 +1,70 @@
+/**
+ * Where accounts and customers are kept.
+ */
+import { Context, Data, type Effect, type Option } from "effect"
+import type { Account, AccountWithCustomer, Customer, Gender } from "./Model.js"
+
+export interface NewAccount {
+  readonly account: Account
+  readonly customer: Customer
+}
+
+export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, {
+  /** Fails with the taken field when the email or phone is already registered. */
+  readonly create: (input: NewAccount) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (accountId: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  readonly findByEmail: (email: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  readonly findByPhone: (phone: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  readonly emailExists: (email: string) => Effect.Effect<boolean>
+  readonly phoneExists: (phone: string) => Effect.Effect<boolean>
+  readonly markEmailVerified: (accountId: string, now: Date) => Effect.Effect<void>
+  readonly markPhoneVerified: (accountId: string, now: Date) => Effect.Effect<void>
+  /** Moves the customer from `from` to `to`; no-op when the status is not `from`. */
+  readonly transitionStatus: (
+    accountId: string,
+    from: Customer["customerStatus"],
+    to: Customer["customerStatus"],
+    now: Date
+  ) => Effect.Effect<void>
+  readonly setPasswordHash: (accountId: string, hash: string, now: Date) => Effect.Effect<void>
+  /**
+   * Records a verified BVN: stores its digest, sets kycStatus `bvn_verified` and replaces the
+   * account's identity fields, all in one atomic step, only while kycStatus is `pending` (false
+   * otherwise, and nothing changes). A changed phone number is no longer verified. Fails with the
+   * field when another customer holds the BVN digest or another account the phone.
+   */
+  readonly setBvnVerified: (accountId: string, details: BvnVerifiedDetails, now: Date) => Effect.Effect<boolean, UniqueViolation>
+  readonly findByBvnHash: (bvnHash: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  /** Links the provider account, only when the customer has none yet; false otherwise (nothing changes). */
+  readonly setCoreAccount: (
+    accountId: string,
+    core: { readonly accountNumber: string; readonly reference: string },
+    now: Date
+  ) => Effect.Effect<boolean>
+  readonly findByCoreAccountNumber: (accountNumber: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  readonly findByCustomerId: (customerId: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  /** Accounts that have a bank account, ordered by account id, after `afterAccountId` (keyset paging). */
+  readonly listWithBankAccount: (
+    afterAccountId: string | null,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string }>>
+  /** Sets firstDepositAt to `at`, only when it is still null; true when this call set it. */
+  readonly markFirstDeposit: (accountId: string, at: Date, now: Date) => Effect.Effect<boolean>
+}>() {}
+
+export interface BvnVerifiedDetails {
+  readonly bvnHash: string
+  readonly firstName: string
+  readonly lastName: string
+  /** +234 form */
+  readonly phone: string
+  readonly address: string
+  readonly gender: Gender
+  /** YYYY-MM-DD */
+  readonly dateOfBirth: string
+}
+
+/** A unique column already holds the value (raced registrations, referral code collisions). */
+export class UniqueViolation extends Data.TaggedError("UniqueViolation")<{
+  readonly field: "email" | "phone" | "referralCode" | "bvnHash"
+}> {}

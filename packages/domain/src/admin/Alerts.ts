@@ -1,0 +1,134 @@
+/**
+ * Staff alerts: conditions an operator must act on, kept durably (AlertRepo) until a member of staff
+ * acknowledges them. The back office lists the open ones (newest first); until it exists they are in
+ * the `staff_alerts` table, and every raise is also logged at error level.
+ *
+ * The kinds, and what the operator does:
+ * - `reversal_refused` (critical): a movement's transfer failed after the customer was debited and
+ *   the bank refused to credit the money back. The customer's money is held in settlement: credit it
+ *   back by hand at the bank (the transaction id names the movement), then acknowledge.
+ * - `lien_removal_refused` (critical): the bank refused to remove the lien a movement placed. The
+ *   customer's funds stay locked (recovery keeps retrying): have the bank remove the lien, then
+ *   acknowledge.
+ * - `transfer_retries_exhausted` (critical): a transfer stayed "pending" at the bank through every
+ *   requery and was failed and its debit reversed, as the spec requires. The bank may still pay it:
+ *   confirm with the bank that it will not, or recover the money if it did.
+ * - `provider_unreachable` (warning): the bank has given no final answer about a movement for longer
+ *   than the requery window (timeouts, provider down, an unknown reference). It is requeried until the
+ *   bank answers: check the provider's status and the movement with the bank.
+ *
+ * One condition is one alert: raising the same `dedupKey` while its alert is open (unacknowledged)
+ * counts another occurrence instead of adding a row. Once acknowledged, a new raise opens a new
+ * alert. Messages carry ids, never secrets or personal data (amounts may appear in the stored
+ * message, never in the log line).
+ *
+ * To add a kind: add it to `AlertKind`, give it a severity in `severityOf`, and document it here.
+ */
+import { Context, Effect, Schema } from "effect"
+import { Ids } from "../shared/Ports.js"
+import { now } from "../shared/UseCase.js"
+
+export const AlertKind = Schema.Literal(
+  "reversal_refused",
+  "lien_removal_refused",
+  "transfer_retries_exhausted",
+  "provider_unreachable"
+)
+export type AlertKind = typeof AlertKind.Type
+
+/** critical: customer money is stuck or may be lost, act now; warning: degraded, check soon. */
+export const AlertSeverity = Schema.Literal("critical", "warning")
+export type AlertSeverity = typeof AlertSeverity.Type
+
+/** The severity of each kind (stored with the alert when it is first raised). */
+export const severityOf: { readonly [K in AlertKind]: AlertSeverity } = {
+  reversal_refused: "critical",
+  lien_removal_refused: "critical",
+  transfer_retries_exhausted: "critical",
+  provider_unreachable: "warning"
+}
+
+export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({
+  id: Schema.String,
+  kind: AlertKind,
+  severity: AlertSeverity,
+  /** names the condition: the same key raised while open is one alert (by convention `<kind>:<subject id>`) */
+  dedupKey: Schema.String,
+  customerId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(Schema.String),
+  /** for staff: what happened and what to do; ids only, no secrets or personal data */
+  message: Schema.String,
+  /** how many times the condition was raised while this alert was open (1 when new) */
+  occurrences: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  firstRaisedAt: Schema.DateFromSelf,
+  lastRaisedAt: Schema.DateFromSelf,
+  acknowledgedAt: Schema.NullOr(Schema.DateFromSelf),
+  /** the staff member who acknowledged it (their id) */
+  acknowledgedBy: Schema.NullOr(Schema.String)
+}) {}
+
+export class AlertRepo extends Context.Tag("domain/AlertRepo")<AlertRepo, {
+  /**
+   * Stores a new alert (occurrences 1, first = last raised), unless an UNACKNOWLEDGED alert with its
+   * dedupKey exists: then that one gets occurrences + 1 and lastRaisedAt (the later of the two), and
+   * keeps its id, message and firstRaisedAt. Atomic: concurrent raises of one key make one open
+   * alert. Returns the stored alert.
+   */
+  readonly raise: (alert: StaffAlert) => Effect.Effect<StaffAlert>
+  /** Unacknowledged alerts, most recently raised first (then by id, descending). */
+  readonly listOpen: () => Effect.Effect<ReadonlyArray<StaffAlert>>
+  /** Marks an open alert acknowledged; false when there is no such alert or it already was. */
+  readonly acknowledge: (id: string, by: string, at: Date) => Effect.Effect<boolean>
+}>() {}
+
+export interface RaiseAlert {
+  readonly kind: AlertKind
+  /** names the condition, by convention `<kind>:<subject id>` (e.g. `reversal_refused:<transaction id>`) */
+  readonly dedupKey: string
+  /** for staff: what happened and what to do; ids only, no secrets or personal data */
+  readonly message: string
+  readonly customerId?: string | null
+  readonly transactionId?: string | null
+}
+
+/**
+ * Raises a staff alert: logs it at error level (kind, severity, dedupKey and ids; not the message)
+ * and stores it. Never fails; a storage failure is a defect, as with every repository. Raise it
+ * outside a unit of work, or a rollback takes the alert with it.
+ */
+export const raiseAlert = (input: RaiseAlert): Effect.Effect<StaffAlert, never, AlertRepo | Ids> =>
+  Effect.gen(function*() {
+    const severity = severityOf[input.kind]
+    const customerId = input.customerId ?? null
+    const transactionId = input.transactionId ?? null
+    yield* Effect.logError("staff alert raised").pipe(
+      Effect.annotateLogs({ kind: input.kind, severity, dedupKey: input.dedupKey, customerId, transactionId })
+    )
+    const at = yield* now
+    return yield* (yield* AlertRepo).raise(
+      new StaffAlert({
+        id: yield* (yield* Ids).next,
+        kind: input.kind,
+        severity,
+        dedupKey: input.dedupKey,
+        customerId,
+        transactionId,
+        message: input.message,
+        occurrences: 1,
+        firstRaisedAt: at,
+        lastRaisedAt: at,
+        acknowledgedAt: null,
+        acknowledgedBy: null
+      })
+    )
+  }).pipe(Effect.withSpan("Alerts.raiseAlert", { attributes: { kind: input.kind } }))
+
+/** Open alerts, most recently raised first. */
+export const listOpen = Effect.flatMap(AlertRepo, (repo) => repo.listOpen())
+
+/** Acknowledges an open alert as `by` (a staff id), now; false when it is missing or was already. */
+export const acknowledge = (id: string, by: string) =>
+  Effect.gen(function*() {
+    const at = yield* now
+    return yield* (yield* AlertRepo).acknowledge(id, by, at)
+  })

@@ -1,0 +1,73 @@
+/**
+ * Passwords: forgot, reset and change.
+ */
+import { Effect, Option, Redacted } from "effect"
+import { requireAccount } from "../account/Accounts.js"
+import { AccountNotFound } from "../account/Errors.js"
+import { Account } from "../account/Model.js"
+import { AccountRepo } from "../account/Ports.js"
+import { PasswordHasher } from "../shared/Ports.js"
+import { now } from "../shared/UseCase.js"
+import { InvalidCredentials, NoPasswordSet, OtpGateRejected, PasswordReused } from "./Errors.js"
+import { guessOtp, issueOtp } from "./Otp.js"
+import { passOtpGate, withConsumedOtp } from "./OtpGate.js"
+import { OtpRepo, RefreshTokenRepo } from "./Ports.js"
+
+const replacePassword = (accountId: string, newPassword: Redacted.Redacted<string>) =>
+  Effect.gen(function*() {
+    const hash = yield* (yield* PasswordHasher).hash(newPassword)
+    const at = yield* now
+    yield* (yield* AccountRepo).setPasswordHash(accountId, hash, at)
+    // A new password signs the account out of every other session.
+    yield* (yield* RefreshTokenRepo).revokeAllForAccount(accountId, at)
+  })
+
+const isCurrentPassword = (account: Account, candidate: Redacted.Redacted<string>) =>
+  account.passwordHash === null
+    ? Effect.succeed(false)
+    : Effect.flatMap(PasswordHasher, (h) => h.verify(candidate, account.passwordHash!))
+
+export const forgotPassword = (email: string) =>
+  Effect.gen(function*() {
+    const found = yield* (yield* AccountRepo).findByEmail(email)
+    if (Option.isNone(found) || found.value.customer.customerStatus === "deleted") return yield* new AccountNotFound()
+    yield* issueOtp({
+      accountId: found.value.account.id,
+      channel: "email",
+      purpose: "password_reset",
+      destination: found.value.account.email,
+      kind: "password_reset",
+      subject: "Reset your password",
+      text: (code) => `Your password reset code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this email.`
+    })
+  })
+
+export const resetPassword = (input: { email: string; code: string; password: Redacted.Redacted<string> }) =>
+  Effect.gen(function*() {
+    const found = yield* (yield* AccountRepo).findByEmail(input.email)
+    if (Option.isNone(found) || found.value.customer.customerStatus === "deleted") return yield* new OtpGateRejected()
+    const accountId = found.value.account.id
+    const otp = yield* (yield* OtpRepo).latest(accountId, "password_reset")
+    if ((yield* guessOtp(otp, { accountId, purpose: "password_reset" }, input.code)) !== "correct") {
+      return yield* new OtpGateRejected()
+    }
+    // Checked only after the code is proven, so this cannot be used to test password guesses.
+    if (yield* isCurrentPassword(found.value.account, input.password)) return yield* new PasswordReused()
+    yield* withConsumedOtp(Option.getOrThrow(otp).id, replacePassword(accountId, input.password))
+  }).pipe(Effect.withSpan("Auth.resetPassword"))
+
+export const changePassword = (input: {
+  accountId: string
+  currentPassword: Redacted.Redacted<string>
+  newPassword: Redacted.Redacted<string>
+  otpPinId: string
+  otpCode: string
+}) =>
+  Effect.gen(function*() {
+    const { account } = yield* requireAccount(input.accountId)
+    if (account.passwordHash === null) return yield* new NoPasswordSet()
+    if (!(yield* isCurrentPassword(account, input.currentPassword))) return yield* new InvalidCredentials()
+    const otpId = yield* passOtpGate(input.accountId, input.otpPinId, input.otpCode)
+    if (Redacted.value(input.currentPassword) === Redacted.value(input.newPassword)) return yield* new PasswordReused()
+    yield* withConsumedOtp(otpId, replacePassword(input.accountId, input.newPassword))
+  }).pipe(Effect.withSpan("Auth.changePassword"))

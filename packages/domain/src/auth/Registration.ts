@@ -1,0 +1,84 @@
+/**
+ * Registration: a new account and its customer, with a unique referral code.
+ */
+import { Effect, Redacted } from "effect"
+import { Account, type AccountWithCustomer, Customer } from "../account/Model.js"
+import { AccountRepo } from "../account/Ports.js"
+import { REFERRAL_ALPHABET, REFERRAL_CODE_LENGTH } from "../referrals/ReferralCode.js"
+import { Ids, PasswordHasher, SecureRandom } from "../shared/Ports.js"
+import { now } from "../shared/UseCase.js"
+import { EmailTaken, PhoneTaken } from "./Errors.js"
+
+export interface RegisterInput {
+  readonly email: string
+  readonly password: Redacted.Redacted<string>
+  readonly phone?: string | undefined
+  readonly firstName?: string | undefined
+  readonly lastName?: string | undefined
+  readonly otherNames?: string | undefined
+  readonly dateOfBirth?: string | undefined
+  readonly gender?: "male" | "female" | undefined
+  readonly address?: string | undefined
+}
+
+export const register = (input: RegisterInput) =>
+  Effect.gen(function*() {
+    const repo = yield* AccountRepo
+    if (yield* repo.emailExists(input.email)) return yield* new EmailTaken()
+    if (input.phone !== undefined && (yield* repo.phoneExists(input.phone))) return yield* new PhoneTaken()
+    const passwordHash = yield* (yield* PasswordHasher).hash(input.password)
+    const ids = yield* Ids
+    const random = yield* SecureRandom
+    const at = yield* now
+    const accountId = yield* ids.next
+    const account = new Account({
+      id: accountId,
+      email: input.email,
+      phone: input.phone ?? null,
+      passwordHash,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      otherNames: input.otherNames ?? null,
+      dateOfBirth: input.dateOfBirth ?? null,
+      gender: input.gender ?? null,
+      address: input.address ?? null,
+      emailVerified: false,
+      phoneVerified: false,
+      createdAt: at,
+      updatedAt: at
+    })
+    const customerId = yield* ids.next
+    // A referral-code collision (31^8 codes) is retried with a fresh code; a raced duplicate
+    // email or phone is reported exactly like the pre-check above.
+    const create = Effect.gen(function*() {
+      const customer = new Customer({
+        id: customerId,
+        accountId,
+        customerStatus: "unverified",
+        kycStatus: "pending",
+        referralCode: yield* random.fromAlphabet(REFERRAL_CODE_LENGTH, REFERRAL_ALPHABET),
+        referredBy: null,
+        pinHash: null,
+        smsEnabled: true,
+        emailEnabled: true,
+        createdAt: at,
+        updatedAt: at
+      })
+      yield* repo.create({ account, customer })
+      return { account, customer } satisfies AccountWithCustomer
+    })
+    return yield* create.pipe(
+      Effect.retry({ times: 3, while: (e) => e.field === "referralCode" }),
+      Effect.catchTag("UniqueViolation", (e): Effect.Effect<never, EmailTaken | PhoneTaken> =>
+        e.field === "email"
+          ? Effect.fail(new EmailTaken())
+          : e.field === "phone"
+          ? Effect.fail(new PhoneTaken())
+          : Effect.die(new Error("could not allocate a unique referral code")))
+    )
+  }).pipe(Effect.withSpan("Auth.register"))
+
+export const checkEmailAvailable = (email: string) =>
+  Effect.flatMap(AccountRepo, (repo) => repo.emailExists(email)).pipe(
+    Effect.flatMap((taken) => (taken ? Effect.fail(new EmailTaken()) : Effect.void))
+  )

@@ -1,0 +1,40 @@
+/**
+ * The live balance and the customer-facing PND.
+ */
+import { Effect, Option } from "effect"
+import { requireAccount } from "../account/Accounts.js"
+import type { Customer } from "../account/Model.js"
+import type { Kobo } from "../shared/Money.js"
+import { requireBankAccount } from "./BankAccount.js"
+import { BalanceCache } from "./Caches.js"
+
+/** The customer-facing PND: withdrawals are blocked until the first confirmed deposit. */
+export const isPndActive = (customer: Customer): boolean => customer.firstDepositAt === null
+
+/** The ledger balance, live (at most `BalanceCacheTtl` old). */
+export const balance = (accountId: string) =>
+  Effect.gen(function*() {
+    const { accountNumber } = yield* requireBankAccount(accountId)
+    const snapshot = yield* (yield* BalanceCache).get(accountNumber)
+    return snapshot.ledgerBalanceKobo
+  }).pipe(Effect.withSpan("Banking.balance", { attributes: { accountId } }))
+
+export interface BankingSummary {
+  readonly coreAccountNumber: string
+  readonly pndActive: boolean
+  readonly balanceKobo: Kobo
+}
+
+/** The profile's banking fields; none before the bank account exists. */
+export const bankingSummary = (accountId: string) =>
+  Effect.gen(function*() {
+    const found = yield* requireAccount(accountId)
+    const accountNumber = found.customer.coreAccountNumber
+    if (accountNumber === null) return Option.none<BankingSummary>()
+    const snapshot = yield* (yield* BalanceCache).get(accountNumber)
+    return Option.some<BankingSummary>({
+      coreAccountNumber: accountNumber,
+      pndActive: isPndActive(found.customer),
+      balanceKobo: snapshot.ledgerBalanceKobo
+    })
+  }).pipe(Effect.withSpan("Banking.bankingSummary", { attributes: { accountId } }))

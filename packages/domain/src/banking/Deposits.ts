@@ -1,0 +1,120 @@
+/**
+ * Deposits: every inbound credit of the provider history becomes exactly one deposit row.
+ */
+import { Effect, Option } from "effect"
+import type { AccountWithCustomer } from "../account/Model.js"
+import { AccountRepo } from "../account/Ports.js"
+import type { Kobo } from "../shared/Money.js"
+import { Ids } from "../shared/Ports.js"
+import { now } from "../shared/UseCase.js"
+import { TransactionRepo } from "../transactions/Ports.js"
+import { requireBankAccount } from "./BankAccount.js"
+import { BalanceCache } from "./Caches.js"
+import { CoreBanking, TestFunding } from "./CoreBanking.js"
+import { InvalidAmount, UnknownAccountNumber } from "./Errors.js"
+
+export interface DepositSync {
+  /** the live ledger balance after the sync */
+  readonly balanceKobo: Kobo
+  /** deposits this sync recorded (0 when another sync had already recorded them) */
+  readonly newDeposits: number
+}
+
+const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
+  Effect.gen(function*() {
+    const history = yield* (yield* CoreBanking).history(accountNumber)
+    const deposits = history.filter((t) => t.direction === "credit" && t.channel === "nip_inbound")
+    const transactions = yield* TransactionRepo
+    const ids = yield* Ids
+    const at = yield* now
+    let newDeposits = 0
+    for (const deposit of deposits) {
+      const recorded = yield* transactions.recordDeposit({
+        id: yield* ids.next,
+        customerId: found.customer.id,
+        amountKobo: deposit.amountKobo,
+        providerReference: deposit.reference,
+        postedAt: deposit.postedAt,
+        now: at
+      })
+      if (recorded) {
+        newDeposits++
+        yield* Effect.logInfo("deposit recorded").pipe(
+          Effect.annotateLogs({ customerId: found.customer.id, reference: deposit.reference })
+        )
+      }
+    }
+    if (deposits.length > 0 && found.customer.firstDepositAt === null) {
+      const first = deposits.reduce((a, b) => (b.postedAt.getTime() < a.postedAt.getTime() ? b : a))
+      yield* (yield* AccountRepo).markFirstDeposit(found.account.id, first.postedAt, at)
+    }
+    const cache = yield* BalanceCache
+    yield* cache.invalidate(accountNumber)
+    const snapshot = yield* cache.get(accountNumber)
+    return { balanceKobo: snapshot.ledgerBalanceKobo, newDeposits } satisfies DepositSync
+  })
+
+/** Records the inbound deposits the provider has posted; returns the live balance. */
+export const syncDeposits = (accountId: string) =>
+  Effect.flatMap(requireBankAccount(accountId), (found) => syncFor(found, found.accountNumber)).pipe(
+    Effect.withSpan("Banking.syncDeposits", { attributes: { accountId } })
+  )
+
+/**
+ * Reconciliation of deposits: syncs every customer that has a bank account, so a deposit whose
+ * webhook was lost is still recorded (once: recording is idempotent per posting). Customers are
+ * read in keyset-paged batches and synced with bounded concurrency; one customer's provider
+ * failure is counted and logged, and does not stop the others.
+ */
+export const reconcileDeposits = (options: { readonly batchSize?: number; readonly concurrency?: number } = {}) =>
+  Effect.gen(function*() {
+    const batchSize = options.batchSize ?? 100
+    const repo = yield* AccountRepo
+    const totals = { customers: 0, newDeposits: 0, failures: 0 }
+    let after: string | null = null
+    for (;;) {
+      const batch: ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string }> = yield* repo
+        .listWithBankAccount(after, batchSize)
+      if (batch.length === 0) break
+      const results = yield* Effect.forEach(batch, (a) => Effect.either(syncDeposits(a.accountId)), {
+        concurrency: options.concurrency ?? 4
+      })
+      for (const result of results) {
+        totals.customers++
+        if (result._tag === "Right") totals.newDeposits += result.right.newDeposits
+        else {
+          totals.failures++
+          yield* Effect.logWarning("deposit reconciliation failed for a customer").pipe(
+            Effect.annotateLogs({ reason: result.left._tag })
+          )
+        }
+      }
+      after = batch[batch.length - 1]!.accountId
+      if (batch.length < batchSize) break
+    }
+    return totals
+  }).pipe(Effect.withSpan("Banking.reconcileDeposits"))
+
+/** For the provider's webhook: the customer is known only by account number. */
+export const depositsForAccountNumber = (accountNumber: string) =>
+  Effect.gen(function*() {
+    const found = yield* (yield* AccountRepo).findByCoreAccountNumber(accountNumber)
+    if (Option.isNone(found)) return yield* new UnknownAccountNumber({ accountNumber })
+    return yield* syncFor(found.value, accountNumber)
+  }).pipe(Effect.withSpan("Banking.depositsForAccountNumber"))
+
+export const TestDepositPolicy = {
+  defaultKobo: 5_000_000n,
+  maxKobo: 10_000_000n
+} as const
+
+/** Development only (HTTP refuses it in production): funds the account as an inbound transfer would. */
+export const testDeposit = (accountId: string, amountKobo: Kobo = TestDepositPolicy.defaultKobo) =>
+  Effect.gen(function*() {
+    if (amountKobo <= 0n || amountKobo > TestDepositPolicy.maxKobo) {
+      return yield* new InvalidAmount({ reason: `amountKobo must be between 1 and ${TestDepositPolicy.maxKobo}` })
+    }
+    const found = yield* requireBankAccount(accountId)
+    yield* (yield* TestFunding).deposit({ accountNumber: found.accountNumber, amountKobo })
+    return yield* syncFor(found, found.accountNumber)
+  }).pipe(Effect.withSpan("Banking.testDeposit", { attributes: { accountId } }))

@@ -1,0 +1,201 @@
+/**
+ * Creating and editing a plan (POST upsert, OTP-gated PATCH).
+ */
+import { Effect, Option } from "effect"
+import { AccountNotActive } from "../account/Errors.js"
+import { OtpGateRejected } from "../auth/Errors.js"
+import { consumeOtp } from "../auth/Otp.js"
+import { passOtpGate } from "../auth/OtpGate.js"
+import { OtpRepo } from "../auth/Ports.js"
+import { banks } from "../banking/Caches.js"
+import { NoBankAccount } from "../banking/Errors.js"
+import * as Beneficiaries from "../beneficiaries/Beneficiaries.js"
+import * as Settings from "../settings/Settings.js"
+import { Ids } from "../shared/Ports.js"
+import { atomically, now } from "../shared/UseCase.js"
+import { activateIfFunded } from "./Activation.js"
+import { PayoutInProgress, PlanNotFound } from "./Errors.js"
+import { Instalment, Plan } from "./Model.js"
+import { PlanRepo } from "./Ports.js"
+import { findPlan, requireCustomer } from "./Queries.js"
+import * as Schedule from "./Schedule.js"
+import { type PlanInput, termsOf, validateTerms } from "./Terms.js"
+
+interface Destination {
+  readonly accountNumber: string
+  readonly bankCode: string
+  readonly bankName: string
+  readonly accountName: string
+  readonly sessionId: string
+}
+
+/** The withdrawal account, confirmed by NIP name enquiry (its name is used when none is supplied). */
+const verifyDestination = (input: PlanInput) =>
+  Effect.gen(function*() {
+    const found = yield* Beneficiaries.lookup(input.withdrawalAccountNumber, input.withdrawalBankCode)
+    const bankList = yield* banks
+    const bankName = bankList.find((b) => b.bankCode === input.withdrawalBankCode)?.bankName ?? input.withdrawalBankCode
+    const supplied = input.withdrawalAccountName?.trim()
+    return {
+      accountNumber: input.withdrawalAccountNumber,
+      bankCode: input.withdrawalBankCode,
+      bankName,
+      accountName: supplied !== undefined && supplied !== "" ? supplied : found.accountName,
+      sessionId: found.nipSessionId
+    } satisfies Destination
+  })
+
+export const requireWallet = (accountId: string) =>
+  Effect.gen(function*() {
+    const customer = yield* requireCustomer(accountId)
+    if (customer.coreAccountNumber === null) return yield* new NoBankAccount()
+    if (customer.customerStatus !== "active") return yield* new AccountNotActive({ customerStatus: customer.customerStatus })
+    return { customer, accountNumber: customer.coreAccountNumber }
+  })
+
+/**
+ * `POST /disbursements/plan`: creates the plan (awaiting funds, active at once when the wallet
+ * already covers it), or edits the open one (see the module notes).
+ */
+export const upsertPlan = (accountId: string, input: PlanInput) =>
+  Effect.gen(function*() {
+    const { customer } = yield* requireWallet(accountId)
+    const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
+    const destination = yield* verifyDestination(input)
+    const repo = yield* PlanRepo
+    const existing = yield* repo.findForCustomer(customer.id)
+    if (Option.isSome(existing) && existing.value.state !== "completed") {
+      return yield* edit(existing.value.id, input, terms, cycles, destination)
+    }
+    const at = yield* now
+    const plan = yield* repo.insert(
+      new Plan({
+        id: yield* (yield* Ids).next,
+        customerId: customer.id,
+        totalAmountKobo: input.totalAmountKobo,
+        durationDays: terms.durationDays,
+        frequency: terms.frequency,
+        weekDay: terms.weekDay,
+        scheduledTime: terms.scheduledTime,
+        timeZone: terms.timeZone,
+        withdrawalAccountNumber: destination.accountNumber,
+        withdrawalBankCode: destination.bankCode,
+        withdrawalBankName: destination.bankName,
+        withdrawalAccountName: destination.accountName,
+        nameEnquirySessionId: destination.sessionId,
+        state: "awaiting_funds",
+        cycleCount: cycles,
+        cycleBase: 0,
+        nextCycle: 0,
+        anchorDate: null,
+        nextDueAt: null,
+        borrowCount: 0,
+        leaseUntil: null,
+        version: 0,
+        activatedAt: null,
+        completedAt: null,
+        createdAt: at,
+        updatedAt: at
+      })
+    ).pipe(Effect.either)
+    if (plan._tag === "Left") {
+      // a concurrent request created the plan first: this one edits it, as it would a moment later
+      const winner = Option.getOrThrow(yield* repo.findForCustomer(customer.id))
+      return yield* edit(winner.id, input, terms, cycles, destination)
+    }
+    return yield* activateIfFunded(plan.right)
+  }).pipe(Effect.withSpan("Plans.upsertPlan"))
+
+const scheduleChanged = (plan: Plan, input: PlanInput, terms: Schedule.ScheduleTerms) =>
+  plan.totalAmountKobo !== input.totalAmountKobo || plan.durationDays !== terms.durationDays ||
+  plan.frequency !== terms.frequency || plan.weekDay !== terms.weekDay
+
+/**
+ * The edit, under the plan's row lock, in one transaction with `gate` (the OTP consumption of a
+ * PATCH: both happen or neither). The wallet is checked for activation after the commit, never
+ * while the transaction (and, on PGlite, the one connection) is held across a provider call.
+ * A concurrent save (the scheduler settling a payout) is retried.
+ */
+export const edit = (
+  planId: string,
+  input: PlanInput,
+  terms: Schedule.ScheduleTerms,
+  cycles: number,
+  destination: Destination,
+  gate: Effect.Effect<void, OtpGateRejected, OtpRepo> = Effect.void
+) =>
+  Effect.gen(function*() {
+    const repo = yield* PlanRepo
+    const at = yield* now
+    const saved = yield* atomically(Effect.gen(function*() {
+      yield* gate
+      const plan = Option.getOrThrow(yield* repo.lock(planId))
+      const current = yield* repo.findInstalment(plan.id, plan.cycleBase + plan.nextCycle)
+      if (Option.isSome(current) && current.value.transactionId !== null && current.value.status === "open") {
+        return yield* new PayoutInProgress()
+      }
+      const base = {
+        ...plan,
+        scheduledTime: terms.scheduledTime,
+        timeZone: terms.timeZone,
+        withdrawalAccountNumber: destination.accountNumber,
+        withdrawalBankCode: destination.bankCode,
+        withdrawalBankName: destination.bankName,
+        withdrawalAccountName: destination.accountName,
+        nameEnquirySessionId: destination.sessionId,
+        updatedAt: at
+      }
+      // a resumed instalment gets its full number of attempts again
+      if (Option.isSome(current) && current.value.status === "open" && current.value.attempts > 0) {
+        yield* repo.saveInstalment(new Instalment({ ...current.value, attempts: 0, updatedAt: at }))
+      }
+      if (plan.state === "awaiting_funds" || scheduleChanged(plan, input, terms)) {
+        // a new schedule for the new pot: numbering goes on after the cycles already paid
+        return yield* repo.save(
+          new Plan({
+            ...base,
+            totalAmountKobo: input.totalAmountKobo,
+            durationDays: terms.durationDays,
+            frequency: terms.frequency,
+            weekDay: terms.weekDay,
+            state: "awaiting_funds",
+            cycleCount: cycles,
+            cycleBase: plan.cycleBase + plan.nextCycle,
+            nextCycle: 0,
+            anchorDate: null,
+            nextDueAt: null
+          })
+        )
+      }
+      const edited = new Plan(base)
+      const resumes = plan.state === "paused" || plan.state === "active"
+      return yield* repo.save(
+        new Plan({
+          ...edited,
+          state: resumes ? "active" : plan.state,
+          nextDueAt: resumes && plan.anchorDate !== null ? Schedule.dueAt(termsOf(edited), plan.anchorDate, plan.nextCycle) : plan.nextDueAt
+        })
+      )
+    }))
+    return saved
+  }).pipe(
+    Effect.retry({ times: 3, while: (e) => e._tag === "PlanConflict" }),
+    Effect.catchTag("PlanConflict", () => Effect.fail(new PayoutInProgress())),
+    Effect.flatMap(activateIfFunded)
+  )
+
+/**
+ * `PATCH /disbursements/plan`: the same edit as POST on an existing plan, behind the OTP gate (a
+ * code from either OTP request endpoint). The code is consumed only when the edit is made.
+ */
+export const patchPlan = (accountId: string, input: PlanInput, otpPinId: string, otpCode: string) =>
+  Effect.gen(function*() {
+    const { customer } = yield* requireWallet(accountId)
+    const existing = yield* findPlan(customer.id)
+    if (Option.isNone(existing) || existing.value.state === "completed") return yield* new PlanNotFound()
+    const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
+    const destination = yield* verifyDestination(input)
+    const otpId = yield* passOtpGate(accountId, otpPinId, otpCode)
+    const consume = Effect.flatMap(consumeOtp(otpId), (used) => (used ? Effect.void : Effect.fail(new OtpGateRejected())))
+    return yield* edit(existing.value.id, input, terms, cycles, destination, consume)
+  }).pipe(Effect.withSpan("Plans.patchPlan"))

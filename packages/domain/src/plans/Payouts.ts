@@ -1,0 +1,298 @@
+/**
+ * The due-payout job: one instalment per cycle, paid once through the transfer saga.
+ */
+import { Duration, Effect, Option } from "effect"
+import { AccountRepo } from "../account/Ports.js"
+import { NoBankAccount } from "../banking/Errors.js"
+import * as Notices from "../notifications/Notices.js"
+import * as Settings from "../settings/Settings.js"
+import { formatNaira, type Kobo } from "../shared/Money.js"
+import { Ids } from "../shared/Ports.js"
+import { atomically, now } from "../shared/UseCase.js"
+import { drive } from "../transfers/Executor.js"
+import * as Fees from "../transfers/Fees.js"
+import { newTransfer, type Transfer } from "../transfers/Model.js"
+import { TransferRepo } from "../transfers/Ports.js"
+import { INSUFFICIENT_BALANCE, LEASE } from "../transfers/Steps.js"
+import { coverageNeeded } from "./Activation.js"
+import { Instalment, Plan } from "./Model.js"
+import { PlanRepo } from "./Ports.js"
+import * as Schedule from "./Schedule.js"
+import { termsOf } from "./Terms.js"
+
+export const cycleIndex = (plan: Plan) => plan.cycleBase + plan.nextCycle
+
+export const nipFeeOf = (amountKobo: Kobo) =>
+  Effect.map(Settings.get(Settings.NipFees), (schedule) => {
+    const q = Fees.quote(amountKobo, schedule)
+    return q.feeKobo + q.vatKobo
+  })
+
+const sourceAccount = (customerId: string) =>
+  Effect.flatMap(AccountRepo, (repo) => repo.findByCustomerId(customerId)).pipe(
+    Effect.flatMap((found) =>
+      Option.isSome(found) && found.value.customer.coreAccountNumber !== null
+        ? Effect.succeed(found.value.customer.coreAccountNumber)
+        : Effect.fail(new NoBankAccount())
+    )
+  )
+
+/** The open instalment record of the plan's next cycle, created (as scheduled) when missing. */
+export const ensureCurrentInstalment = (plan: Plan, at: Date) =>
+  Effect.gen(function*() {
+    const repo = yield* PlanRepo
+    const amountKobo = Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, plan.nextCycle)
+    const dueAt = Schedule.dueAt(termsOf(plan), plan.anchorDate!, plan.nextCycle)
+    const stored = yield* repo.ensureInstalment(
+      new Instalment({
+        planId: plan.id,
+        cycle: cycleIndex(plan),
+        amountKobo,
+        kind: "scheduled",
+        status: "open",
+        attempts: 0,
+        transactionId: null,
+        dueAt,
+        paidAt: null,
+        createdAt: at,
+        updatedAt: at
+      })
+    )
+    // an edit may have replaced the schedule since the record was made: it takes the current terms
+    if (stored.status === "open" && stored.transactionId === null && (stored.amountKobo !== amountKobo || stored.dueAt.getTime() !== dueAt.getTime())) {
+      return yield* repo.saveInstalment(new Instalment({ ...stored, amountKobo, dueAt, updatedAt: at }))
+    }
+    return stored
+  })
+
+interface PayoutRequest {
+  readonly kind: "scheduled" | "borrow" | "extra_cash"
+  readonly amountKobo: Kobo
+  readonly feeKobo: Kobo
+  readonly reserveKobo?: Kobo
+  readonly idempotencyKey: string
+  readonly requestHash: string
+  readonly narration: string
+}
+
+/** A new movement from the wallet to the plan's withdrawal account (stored, not yet driven). */
+export const createMovement = (plan: Plan, request: PayoutRequest, at: Date) =>
+  Effect.gen(function*() {
+    const id = yield* (yield* Ids).next
+    return yield* (yield* TransferRepo).create(
+      newTransfer({
+        id,
+        customerId: plan.customerId,
+        sourceAccountNumber: yield* sourceAccount(plan.customerId),
+        planId: plan.id,
+        purpose: request.kind === "extra_cash" ? "early_withdrawal" : "disbursement",
+        amountKobo: request.amountKobo,
+        feeKobo: request.feeKobo,
+        reserveKobo: request.reserveKobo ?? 0n,
+        destinationAccountNumber: plan.withdrawalAccountNumber,
+        destinationBankCode: plan.withdrawalBankCode,
+        destinationBankName: plan.withdrawalBankName,
+        destinationAccountName: plan.withdrawalAccountName,
+        // of unknown age: the saga makes a fresh name enquiry before it sends (NIP sessions expire)
+        nameEnquirySessionId: plan.nameEnquirySessionId,
+        narration: request.narration,
+        idempotencyKey: request.idempotencyKey.replace("{id}", id),
+        requestHash: request.requestHash,
+        leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)),
+        createdAt: at
+      })
+    )
+  })
+
+/**
+ * Starts the payout of the plan's next cycle, if it is due and has no live attempt: under the plan's
+ * row lock the instalment record is made and linked to a new movement, so however many schedulers
+ * get here, one attempt exists. Returns the movement to drive, if one was started.
+ */
+const startDuePayout = (planId: string) =>
+  atomically(Effect.gen(function*() {
+    const repo = yield* PlanRepo
+    const at = yield* now
+    const plan = Option.getOrThrow(yield* repo.lock(planId))
+    if (plan.state !== "active" || plan.nextDueAt === null || plan.nextDueAt.getTime() > at.getTime()) return Option.none<Transfer>()
+    if (plan.nextCycle >= plan.cycleCount) return Option.none<Transfer>()
+    const instalment = yield* ensureCurrentInstalment(plan, at)
+    if (instalment.status !== "open" || instalment.transactionId !== null) return Option.none<Transfer>()
+    const created = yield* createMovement(plan, {
+      kind: "scheduled",
+      amountKobo: instalment.amountKobo,
+      feeKobo: yield* nipFeeOf(instalment.amountKobo),
+      idempotencyKey: `plan-payout:{id}`,
+      requestHash: `plan:${plan.id}:${instalment.cycle}`,
+      narration: `Plan payout ${plan.nextCycle + 1} of ${plan.cycleCount}`
+    }, at)
+    yield* repo.saveInstalment(new Instalment({ ...instalment, transactionId: created.transfer.id, updatedAt: at }))
+    return Option.some(created.transfer)
+  }))
+
+/**
+ * Records the outcome of the live attempt of the plan's current instalment, once its movement is
+ * final (see the module notes): paid → the schedule moves on (or the plan completes); failed → the
+ * instalment is free again and the plan is depleted, retried later or paused. Idempotent.
+ */
+export const settle = (planId: string) =>
+  Effect.gen(function*() {
+    const repo = yield* PlanRepo
+    const transfers = yield* TransferRepo
+    const at = yield* now
+    const raised = yield* atomically(Effect.gen(function*() {
+      const plan = Option.getOrThrow(yield* repo.lock(planId))
+      if (plan.nextCycle >= plan.cycleCount) return null
+      const found = yield* repo.findInstalment(plan.id, cycleIndex(plan))
+      if (Option.isNone(found)) return null
+      const instalment = found.value
+      const transfer = instalment.transactionId === null ? Option.none<Transfer>() : yield* transfers.findById(instalment.transactionId)
+      if (instalment.status === "open" && (Option.isNone(transfer) || transfer.value.status === "pending")) return null
+      if (instalment.status === "paid" || (Option.isSome(transfer) && transfer.value.status === "confirmed")) {
+        const paidAt = instalment.paidAt ?? (Option.isSome(transfer) ? transfer.value.updatedAt : at)
+        yield* repo.saveInstalment(new Instalment({ ...instalment, status: "paid", paidAt, updatedAt: at }))
+        const nextCycle = plan.nextCycle + 1
+        const completed = nextCycle >= plan.cycleCount
+        yield* repo.save(
+          new Plan({
+            ...plan,
+            nextCycle,
+            borrowCount: plan.borrowCount + (instalment.kind === "borrow" && instalment.status === "open" ? 1 : 0),
+            state: completed ? "completed" : plan.state,
+            nextDueAt: completed ? null : Schedule.dueAt(termsOf(plan), plan.anchorDate!, nextCycle),
+            completedAt: completed ? at : null,
+            updatedAt: at
+          })
+        )
+        return completed
+          ? {
+            kind: "plan_completed" as const,
+            subject: "Your disbursement plan is complete",
+            message: `Every instalment of your ${formatNaira(plan.totalAmountKobo)} plan has been paid.`
+          }
+          : null
+      }
+      // the attempt failed (its debit, if any, reversed by the saga)
+      const failed = transfer.pipe(Option.getOrThrow)
+      if (instalment.kind === "borrow") {
+        // a Borrow that did not go through leaves the cycle to the schedule
+        yield* repo.saveInstalment(new Instalment({ ...instalment, kind: "scheduled", transactionId: null, updatedAt: at }))
+        return null
+      }
+      if (failed.failureReason === INSUFFICIENT_BALANCE && failed.debitState !== "applied") {
+        const needed = yield* coverageNeeded(plan)
+        yield* repo.saveInstalment(new Instalment({ ...instalment, transactionId: null, updatedAt: at }))
+        yield* repo.save(new Plan({ ...plan, state: "depleted", nextDueAt: null, updatedAt: at }))
+        return {
+          kind: "plan_depleted" as const,
+          subject: "Your plan payout is on hold: fund your wallet",
+          message: `Your ${formatNaira(instalment.amountKobo)} payout due ${instalment.dueAt.toISOString()} could not be made: ` +
+            `your wallet does not cover it and its fee. Fund your wallet with at least ${formatNaira(needed)} ` +
+            `and your plan resumes, paying what is due.`
+        }
+      }
+      const rules = yield* Settings.get(Settings.PayoutRetrySetting)
+      const attempts = instalment.attempts + 1
+      yield* repo.saveInstalment(new Instalment({ ...instalment, attempts, transactionId: null, updatedAt: at }))
+      if (attempts >= rules.maxAttempts) {
+        yield* repo.save(new Plan({ ...plan, state: "paused", nextDueAt: null, updatedAt: at }))
+        return {
+          kind: "plan_paused" as const,
+          subject: "Your plan payouts are paused",
+          message: `We could not pay ${formatNaira(instalment.amountKobo)} to ${plan.withdrawalAccountName} ` +
+            `(${plan.withdrawalAccountNumber}) after ${attempts} attempts. The money is in your wallet. ` +
+            `Check the withdrawal account and update your plan to resume the payouts.`
+        }
+      }
+      yield* repo.save(
+        new Plan({ ...plan, nextDueAt: new Date(at.getTime() + rules.retryAfterMinutes * 60_000), updatedAt: at })
+      )
+      return null
+    }))
+    if (raised !== null) yield* Notices.raise({ customerId: (yield* repo.findById(planId)).pipe(Option.getOrThrow).customerId, planId, ...raised })
+  }).pipe(
+    // someone else settled it first: that is fine
+    Effect.catchTag("PlanConflict", () => Effect.void),
+    Effect.withSpan("Plans.settle", { attributes: { planId } })
+  )
+
+export interface PlanRun {
+  readonly paid: number
+  readonly failed: number
+}
+
+/**
+ * Works one plan as far as it goes now: settles the live attempt, then pays every due cycle, one
+ * after the other (catch-up after downtime), until the plan is not due, waits on a pending payout,
+ * or the customer has another movement in flight (tried again on the next run).
+ */
+export const runPlan = (planId: string) =>
+  Effect.gen(function*() {
+    const repo = yield* PlanRepo
+    let paid = 0
+    let failed = 0
+    for (let guard = 0; guard < 10_000; guard++) {
+      yield* settle(planId)
+      const plan = Option.getOrThrow(yield* repo.findById(planId))
+      const started = yield* startDuePayout(plan.id).pipe(
+        Effect.catchTag("MovementInFlight", () => Effect.succeed(Option.none<Transfer>()))
+      )
+      if (Option.isNone(started)) break
+      const t = yield* drive(started.value)
+      if (t.status === "confirmed") paid++
+      else if (t.status === "failed") failed++
+      else {
+        // pending: reconciliation settles it; the plan waits on this cycle
+        yield* settle(planId)
+        break
+      }
+      // a failure may leave the plan due again later (retry) or stopped; the loop sees it
+      if (t.status === "failed") {
+        yield* settle(planId)
+        break
+      }
+    }
+    return { paid, failed } satisfies PlanRun
+  }).pipe(Effect.withSpan("Plans.runPlan", { attributes: { planId } }))
+
+/**
+ * The due-payout job: claims due plans in batches (FOR UPDATE SKIP LOCKED, with a lease), works each
+ * with bounded concurrency, and goes on until nothing is due or `maxBatches` batches ran. Safe to
+ * run in several processes at once.
+ */
+export const processDuePayouts = (
+  options: { readonly batchSize?: number; readonly concurrency?: number; readonly maxBatches?: number } = {}
+) =>
+  Effect.gen(function*() {
+    const repo = yield* PlanRepo
+    const batchSize = options.batchSize ?? 200
+    let plans = 0
+    let paid = 0
+    let failed = 0
+    for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
+      const at = yield* now
+      const claimed = yield* repo.claimDue(at, new Date(at.getTime() + Duration.toMillis(LEASE)), batchSize)
+      if (claimed.length === 0) break
+      const runs = yield* Effect.forEach(
+        claimed,
+        (plan) =>
+          runPlan(plan.id).pipe(
+            Effect.catchAllCause((cause) =>
+              Effect.logError("plan run failed").pipe(
+                Effect.annotateLogs({ planId: plan.id, cause: String(cause) }),
+                Effect.as({ paid: 0, failed: 0 })
+              )
+            ),
+            Effect.ensuring(repo.release(plan.id))
+          ),
+        { concurrency: options.concurrency ?? 16 }
+      )
+      plans += claimed.length
+      for (const r of runs) {
+        paid += r.paid
+        failed += r.failed
+      }
+      if (claimed.length < batchSize) break
+    }
+    return { plans, paid, failed }
+  }).pipe(Effect.withSpan("Plans.processDuePayouts"))

@@ -1,0 +1,50 @@
+/**
+ * Where plans and instalments are kept.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { TransactionPurpose } from "../transactions/Model.js"
+import { PlanConflict } from "./Errors.js"
+import type { Instalment, Plan } from "./Model.js"
+
+/**
+ * Disbursement plans and their instalments. A customer has at most one plan that is not completed
+ * (a database constraint). Plans are written with optimistic concurrency (`version`); scheduler
+ * processes claim due work with leases (FOR UPDATE SKIP LOCKED), which do not change the version.
+ */
+export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
+  /** The customer's plan that is not completed; else their most recently created one. */
+  readonly findForCustomer: (customerId: string) => Effect.Effect<Option.Option<Plan>>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Plan>>
+  /** Inserts a new plan; PlanConflict when the customer already has one that is not completed. */
+  readonly insert: (plan: Plan) => Effect.Effect<Plan, PlanConflict>
+  /**
+   * Writes every field but id, customerId, createdAt and leaseUntil, and sets version + 1, only
+   * when the stored version is still `plan.version`; PlanConflict otherwise. Returns the stored plan.
+   */
+  readonly save: (plan: Plan) => Effect.Effect<Plan, PlanConflict>
+  /** Locks the plan's row until the current unit of work ends (SELECT … FOR UPDATE); the plan as stored. */
+  readonly lock: (id: string) => Effect.Effect<Option.Option<Plan>>
+  /**
+   * Claims up to `limit` active plans that no live process holds (lease null or expired) and that
+   * have work: the next cycle is due (`nextDueAt <= now`), or their open instalment's payout has
+   * finished and waits to be settled. Sets `leaseUntil`; earliest due first. Safe across processes.
+   */
+  readonly claimDue: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<Plan>>
+  /**
+   * Claims up to `limit` plans awaiting funds or depleted that no live process holds; sets
+   * `leaseUntil`. Never-claimed plans first, then by oldest lease (so a caller that lets the lease of
+   * a still-unfunded plan expire gets round-robin over all of them), then least recently updated.
+   */
+  readonly claimInactive: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<Plan>>
+  /** Clears the lease (version unchanged). */
+  readonly release: (id: string) => Effect.Effect<void>
+  readonly findInstalment: (planId: string, cycle: number) => Effect.Effect<Option.Option<Instalment>>
+  /** Inserts the instalment unless (planId, cycle) exists; returns the stored one either way. */
+  readonly ensureInstalment: (instalment: Instalment) => Effect.Effect<Instalment>
+  /** Writes kind, status, attempts, transactionId, amountKobo, dueAt, paidAt, updatedAt. */
+  readonly saveInstalment: (instalment: Instalment) => Effect.Effect<Instalment>
+  /** The plan's instalments in cycle order. */
+  readonly listInstalments: (planId: string) => Effect.Effect<ReadonlyArray<Instalment>>
+  /** The plan's movements with this purpose that have not failed, created at or after `since` (all when null). */
+  readonly countMovements: (planId: string, purpose: TransactionPurpose, since: Date | null) => Effect.Effect<number>
+}>() {}

@@ -1,0 +1,33 @@
+/**
+ * The customer's transaction history, ours and the provider's.
+ */
+import { Effect, Option } from "effect"
+import { requireAccount } from "../account/Accounts.js"
+import { requireBankAccount } from "../banking/BankAccount.js"
+import { CoreBanking } from "../banking/CoreBanking.js"
+import type { PageRequest } from "../shared/Paging.js"
+import { TransactionNotFound } from "./Errors.js"
+import { TransactionRepo } from "./Ports.js"
+
+/** The provider's own postings of the account, as it reports them. */
+export const providerTransactions = (accountId: string) =>
+  Effect.gen(function*() {
+    const { accountNumber } = yield* requireBankAccount(accountId)
+    return yield* (yield* CoreBanking).history(accountNumber)
+  }).pipe(Effect.withSpan("Banking.providerTransactions", { attributes: { accountId } }))
+
+/** The customer's Transaction rows, newest first. */
+export const transactions = (accountId: string, page: PageRequest) =>
+  Effect.gen(function*() {
+    const { customer } = yield* requireBankAccount(accountId)
+    return yield* (yield* TransactionRepo).listForCustomer(customer.id, page)
+  }).pipe(Effect.withSpan("Banking.transactions", { attributes: { accountId } }))
+
+/** One Transaction row of this customer; TransactionNotFound for someone else's. */
+export const transaction = (accountId: string, transactionId: string) =>
+  Effect.gen(function*() {
+    const { customer } = yield* requireAccount(accountId)
+    const found = yield* (yield* TransactionRepo).findById(transactionId)
+    if (Option.isNone(found) || found.value.customerId !== customer.id) return yield* new TransactionNotFound()
+    return found.value
+  }).pipe(Effect.withSpan("Banking.transaction", { attributes: { accountId } }))

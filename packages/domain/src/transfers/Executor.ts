@@ -1,0 +1,250 @@
+/**
+ * Executes the transfer saga (TransferSaga.ts) against the core banking provider, journaling each
+ * step in the Transfer record before and after its provider call.
+ *
+ * - `drive(id)` runs the saga as far as it can go now. A definite refusal moves it to its
+ *   compensation; an UNKNOWN outcome stops it where it is (still pending, step "attempted"): it is
+ *   never treated as a failure. `processDue` (scheduler and start-up) picks it up again when its
+ *   lease expires and `decide` requeries the step.
+ * - `reconcile(id)` requeries a transfer the provider answered "pending", with backoff; after
+ *   TransferPolicy.maxRequeries definite "pending" answers it is failed with a reason and the debit
+ *   reversed (the spec's rule). Requeries that get no answer never count toward that limit.
+ * - A driver holds a lease on the movement while it works (renewed at every journal write); a
+ *   driver that died leaves an expired lease behind, and the process that claims the movement then
+ *   bumps its epoch. Journal writes are fenced by the epoch, so a driver that merely stalled past
+ *   its lease is stopped at its next write instead of overwriting its successor's journal.
+ * - What needs an operator (a refused reversal or lien removal, a transfer pending past its
+ *   requeries or unanswered for too long) raises a staff alert (Alerts.ts).
+ */
+import { Duration, Effect } from "effect"
+import { raiseAlert } from "../admin/Alerts.js"
+import { BalanceCache } from "../banking/Caches.js"
+import { CoreBanking } from "../banking/CoreBanking.js"
+import { now } from "../shared/UseCase.js"
+import { MovementLost } from "./Errors.js"
+import type { TransferClaim, TransferPatch } from "./Model.js"
+import { TransferRepo } from "./Ports.js"
+import { decide, nextRequeryDelayMs, protectingLien, referencesOf } from "./Saga.js"
+import { type AccountCall, ask, freshSession, INSUFFICIENT_BALANCE, journalOf, LEASE, load, lostBeforeStart, notifyFailure, requery, reversalRefused, stepAside } from "./Steps.js"
+
+const MAX_STEPS = 24
+
+/**
+ * Runs the saga of the movement `held` names as far as it can go now, as the driver holding its
+ * epoch (its creator, or the process that claimed it); returns the movement as it stands.
+ *
+ * Every journal write is fenced by that epoch. A write that matches no row means another driver has
+ * claimed the movement (this one stalled past its lease): the saga stops at once, with no further
+ * provider call, and only undoes what its own last call may have left behind (see `stepAside`).
+ */
+export const drive = (held: TransferClaim) =>
+  Effect.gen(function*() {
+    const repo = yield* TransferRepo
+    const bank = yield* CoreBanking
+    let t = yield* load(held.id)
+    if (t.epoch !== held.epoch) return yield* new MovementLost({ transferId: held.id, epoch: held.epoch })
+    const refs = referencesOf(t.id)
+    const account = t.sourceAccountNumber
+    const debitTotal = t.amountKobo + t.feeKobo
+    const write = (patch: TransferPatch) =>
+      Effect.flatMap(now, (at) =>
+        repo.update(held, { leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)), ...patch }, at)).pipe(
+          Effect.tap((updated) => Effect.sync(() => (t = updated)))
+        )
+    let lastCall: AccountCall = null
+    // After an account call with no answer the driver stops for now; a fenced write (renewing the
+    // lease) first tells it whether it still holds the movement, so a stale driver whose call may
+    // have lifted PND or placed the lien after its successor restored the account steps aside.
+    const stillHeld = write({})
+
+    const saga = Effect.gen(function*() {
+      for (let step = 0; step < MAX_STEPS; step++) {
+        const action = decide(journalOf(t))
+        yield* Effect.annotateCurrentSpan("lastAction", action._tag)
+        lastCall = null
+        switch (action._tag) {
+          case "Done":
+          case "AwaitTransfer":
+          case "AwaitOperator":
+            return t
+          case "Finish": {
+            yield* write({ status: action.status, leaseUntil: null })
+            yield* Effect.logInfo("money movement finished").pipe(
+              Effect.annotateLogs({ transactionId: t.id, status: action.status, reason: t.failureReason ?? "" })
+            )
+            if (action.status === "failed" && t.debitState === "applied") yield* notifyFailure(t)
+            return t
+          }
+          case "LiftPnd": {
+            lastCall = "LiftPnd"
+            const answer = yield* ask("deactivatePnd", bank.deactivatePnd(account))
+            if (answer._tag === "Unknown") return yield* stillHeld
+            yield* write(answer._tag === "Ok" ? { pndLifted: true } : { failureReason: `Could not lift PND: ${answer.reason}` })
+            break
+          }
+          case "PlaceLien": {
+            const snapshot = yield* ask("account", bank.account(account))
+            if (snapshot._tag === "Unknown") return t
+            if (snapshot._tag === "Refused") {
+              yield* write({ failureReason: `Could not read the account: ${snapshot.reason}` })
+              break
+            }
+            // our lien is there already: placed by an earlier attempt whose answer was lost
+            if (snapshot.value.liens.some((l) => l.reference === refs.lien)) {
+              yield* write({ lienPlaced: true })
+              break
+            }
+            if (snapshot.value.withdrawableBalanceKobo < debitTotal + t.reserveKobo) {
+              yield* write({ failureReason: INSUFFICIENT_BALANCE })
+              break
+            }
+            const lien = protectingLien(snapshot.value.withdrawableBalanceKobo, debitTotal)
+            // the movement takes everything withdrawable: nothing is left to protect
+            if (lien === 0n) {
+              yield* write({ lienPlaced: true })
+              break
+            }
+            lastCall = "PlaceLien"
+            const answer = yield* ask("placeLien", bank.placeLien({ accountNumber: account, reference: refs.lien, amountKobo: lien }))
+            if (answer._tag === "Unknown") return yield* stillHeld
+            yield* write(answer._tag === "Ok" ? { lienPlaced: true } : { failureReason: `Could not place the lien: ${answer.reason}` })
+            break
+          }
+          case "Debit": {
+            yield* write({ debitState: "attempted" })
+            const answer = yield* ask(
+              "debit",
+              bank.debit({ accountNumber: account, amountKobo: debitTotal, reference: refs.debit, narration: t.narration })
+            )
+            if (answer._tag === "Unknown") return t
+            yield* write(
+              answer._tag === "Ok"
+                ? { debitState: "applied" }
+                : { debitState: "refused", failureReason: `Debit refused: ${answer.reason}` }
+            )
+            break
+          }
+          case "RequeryDebit": {
+            const status = yield* requery(refs.debit)
+            if (status === "unknown" || status === "pending") return t
+            yield* write(
+              status === "successful"
+                ? { debitState: "applied" }
+                : status === "not_found"
+                // never reached the provider: resume, debiting again under the same reference
+                ? { debitState: "none" }
+                : { debitState: "refused", failureReason: "The debit did not go through" }
+            )
+            break
+          }
+          case "Transfer": {
+            const session = yield* freshSession(t)
+            if (session._tag === "Unknown") return t
+            if (session._tag === "Refused") {
+              // nothing was sent: a definite failure, and the debit is given back
+              yield* write({ transferState: "failed", failureReason: `The destination account could not be verified: ${session.reason}` })
+              break
+            }
+            yield* write({ transferState: "attempted", ...session.value.patch })
+            const answer = yield* ask(
+              "transfer",
+              bank.transfer({
+                reference: refs.transfer,
+                amountKobo: t.amountKobo,
+                destinationAccountNumber: t.destinationAccountNumber,
+                destinationBankCode: t.destinationBankCode,
+                destinationAccountName: t.destinationAccountName,
+                nameEnquirySessionId: session.value.sessionId,
+                narration: t.narration
+              })
+            )
+            if (answer._tag === "Unknown") return t
+            const at = yield* now
+            yield* write(
+              answer._tag === "Refused"
+                ? { transferState: "failed", failureReason: `Transfer refused: ${answer.reason}` }
+                : answer.value === "successful"
+                ? { transferState: "successful" }
+                : { transferState: "pending", nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(0)) }
+            )
+            break
+          }
+          case "RequeryTransfer": {
+            const status = yield* requery(refs.transfer)
+            if (status === "unknown") return t
+            const at = yield* now
+            yield* write(
+              status === "successful"
+                ? { transferState: "successful" }
+                : status === "failed" || status === "reversed"
+                ? { transferState: "failed", failureReason: "The transfer failed at the bank" }
+                : status === "pending"
+                ? { transferState: "pending", nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(0)) }
+                // never reached the provider: send it again under the same reference
+                : { transferState: "none" }
+            )
+            break
+          }
+          case "Reverse": {
+            yield* write({ reversalState: "attempted" })
+            const answer = yield* ask(
+              "credit",
+              bank.credit({ accountNumber: account, amountKobo: debitTotal, reference: refs.reversal, narration: `Reversal: ${t.narration}` })
+            )
+            if (answer._tag === "Unknown") return t
+            if (answer._tag === "Refused") {
+              yield* write({ reversalState: "refused" })
+              yield* reversalRefused(t, answer.reason)
+              break
+            }
+            yield* write({ reversalState: "applied" })
+            break
+          }
+          case "RequeryReversal": {
+            const status = yield* requery(refs.reversal)
+            if (status === "unknown" || status === "pending") return t
+            if (status === "successful") yield* write({ reversalState: "applied" })
+            // never reached the provider: credit again under the same reference
+            else if (status === "not_found") yield* write({ reversalState: "none" })
+            else {
+              yield* write({ reversalState: "refused" })
+              yield* reversalRefused(t, `the bank reports the reversal ${status}`)
+            }
+            break
+          }
+          case "Restore": {
+            // Once PND was lifted, the movement's lien is removed by its reference whatever the
+            // journal says of it: its placement may have landed with its answer lost.
+            if (t.pndLifted || t.lienPlaced) {
+              const lien = yield* ask("removeLien", bank.removeLien({ accountNumber: account, reference: refs.lien }))
+              if (lien._tag === "Unknown") return t
+              if (lien._tag === "Refused" && !lien.notFound) {
+                // not removed: the account stays in this movement's hands, and an operator is told
+                yield* raiseAlert({
+                  kind: "lien_removal_refused",
+                  dedupKey: `lien_removal_refused:${t.id}`,
+                  message: `The bank refused to remove lien ${refs.lien} of movement ${t.id}: ${lien.reason}. ` +
+                    "The customer's funds stay locked; recovery retries it.",
+                  customerId: t.customerId,
+                  transactionId: t.id
+                })
+                return t
+              }
+            }
+            const pnd = yield* ask("activatePnd", bank.activatePnd(account))
+            if (pnd._tag !== "Ok") return t
+            yield* write({ restored: true })
+            break
+          }
+        }
+      }
+      return yield* Effect.dieMessage(`saga ${held.id} did not settle within ${MAX_STEPS} steps`)
+    })
+    return yield* saga.pipe(Effect.catchTag("MovementLost", () => stepAside(t, lastCall)))
+  }).pipe(
+    // a driver that was fenced out before its first step: the movement is someone else's
+    Effect.catchTag("MovementLost", () => lostBeforeStart(held)),
+    // the balance moved (or may have): the next read must ask the provider
+    Effect.tap((t) => Effect.flatMap(BalanceCache, (cache) => cache.invalidate(t.sourceAccountNumber))),
+    Effect.withSpan("Transfers.drive", { attributes: { transferId: held.id } })
+  )

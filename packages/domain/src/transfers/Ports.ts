@@ -1,0 +1,34 @@
+/**
+ * Where movements and their journals are kept.
+ */
+import { Context, type Effect, type Option } from "effect"
+import { MovementInFlight, MovementLost } from "./Errors.js"
+import type { Transfer, TransferClaim, TransferPatch } from "./Model.js"
+
+export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRepo, {
+  /**
+   * Inserts a new movement, or returns the one already stored under the same customer and
+   * idempotency key (`existing`), whatever its state. Fails with MovementInFlight when another
+   * movement of the customer is pending and its account not yet restored (a database constraint,
+   * so it holds across processes).
+   */
+  readonly create: (transfer: Transfer) => Effect.Effect<{ readonly created: boolean; readonly transfer: Transfer }, MovementInFlight>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Transfer>>
+  readonly findByIdempotencyKey: (customerId: string, idempotencyKey: string) => Effect.Effect<Option.Option<Transfer>>
+  /** Whether a movement of this customer is pending with its account not yet restored. */
+  readonly hasMovementInFlight: (customerId: string) => Effect.Effect<boolean>
+  /**
+   * Writes journal fields (and updated_at = now) only while `claim.epoch` is still the movement's
+   * epoch; returns the updated record. MovementLost when it is not: another driver claimed the
+   * movement since (the caller must stop at once, with no further provider call).
+   */
+  readonly update: (claim: TransferClaim, patch: TransferPatch, now: Date) => Effect.Effect<Transfer, MovementLost>
+  /**
+   * Claims up to `limit` pending movements that need driving and that no live process holds (lease
+   * expired or none): sagas whose account is not restored (their driver died mid-way), restored ones
+   * whose final status was never written (the driver died just before), and pending transfers whose
+   * requery is due (`nextAttemptAt <= now`). Sets their lease to `leaseUntil` and bumps their epoch,
+   * so whoever held them before is fenced out. Safe across processes (FOR UPDATE SKIP LOCKED).
+   */
+  readonly claimDue: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<Transfer>>
+}>() {}
