@@ -12,7 +12,7 @@
 import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { Api } from "./Api.js"
-import { failureResponse, HttpFailure, validationFailure } from "./Envelope.js"
+import { failureResponse, HttpFailure, validationFailure } from "./shared/Envelope.js"
 
 const apiObjects: ReadonlyArray<readonly [string, string]> = [
   ["/api/v1/auth", "Auth"],

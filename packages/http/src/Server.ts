@@ -10,19 +10,14 @@ import { createServer } from "node:http"
 import { Api } from "./Api.js"
 import { CoreBankingLive } from "@app/sandbox"
 import { ErrorEnvelopeMiddleware, rejectOversizedBodies } from "./ErrorMiddleware.js"
-import { AuthenticationLive } from "./handlers/Authentication.js"
-import { AuthHandlers } from "./handlers/AuthHandlers.js"
-import { CustomerHandlers } from "./handlers/CustomerHandlers.js"
-import {
-  BankHandlers,
-  BeneficiaryHandlers,
-  DepositHandlers,
-  KycHandlers,
-  WebhookHandlers
-} from "./handlers/BankingHandlers.js"
-import { PlanHandlers } from "./handlers/PlanHandlers.js"
-import { TransactionHandlers } from "./handlers/TransactionHandlers.js"
-import { TransferHandlers } from "./handlers/TransferHandlers.js"
+import { CustomerHandlers } from "./account/Handlers.js"
+import { AuthenticationLive } from "./Authentication.js"
+import { AuthHandlers } from "./auth/Handlers.js"
+import { BankHandlers, DepositHandlers, KycHandlers, WebhookHandlers } from "./banking/Handlers.js"
+import { BeneficiaryHandlers } from "./beneficiaries/Handlers.js"
+import { PlanHandlers } from "./plans/Handlers.js"
+import { TransactionHandlers } from "./transactions/Handlers.js"
+import { TransferHandlers } from "./transfers/Handlers.js"
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([

@@ -1,5 +1,6 @@
+/** The bearer authentication middleware, the signed-in customer it provides, and their id. */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
-import { Context, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { Failures } from "./Envelope.js"
 import type { AccountWithCustomer } from "@app/domain"
 /** The signed-in customer of a bearer-authenticated request. */
@@ -10,3 +11,6 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("htt
   provides: CurrentAccount,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
+
+/** The account id of the signed-in customer. */
+export const signedIn = Effect.map(CurrentAccount, ({ account }) => account.id)

@@ -3,13 +3,12 @@
  * inbound/outbound report as JSON or CSV. Every endpoint needs the bearer token.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { KoboString, Reports, TransactionPurpose, TransactionStatus, TransactionType } from "@app/domain"
+import { Reports } from "@app/domain"
 import { Schema } from "effect"
-import { Body } from "./BankingApi.js"
-import { success } from "./Envelope.js"
-import { Authentication } from "./Security.js"
-import { CalendarDate, Uuid, msg } from "./Schemas.js"
-
+import { failuresOf, success } from "../shared/Envelope.js"
+import { Body, CalendarDate, msg, Uuid } from "../shared/Schemas.js"
+import { Authentication } from "../shared/Security.js"
+import { TransactionPageView, TransactionReportView, TransactionView } from "./Views.js"
 
 export const PAGE_DEFAULT = 1
 export const PAGE_MAX = 1_000_000_000
@@ -71,43 +70,6 @@ const ReportParams = Body({
   Schema.filter((p) => p.from <= p.to || { path: ["to"], message: "to must be on or after from" })
 )
 
-/** The spec's Transaction resource; kobo amounts as decimal strings. */
-export const TransactionView = Schema.Struct({
-  id: Schema.String,
-  customerId: Schema.String,
-  planId: Schema.NullOr(Schema.String),
-  type: TransactionType,
-  purpose: TransactionPurpose,
-  amountKobo: KoboString,
-  feeKobo: KoboString,
-  status: TransactionStatus,
-  retrievalReference: Schema.NullOr(Schema.String),
-  transferReference: Schema.NullOr(Schema.String),
-  failureReason: Schema.NullOr(Schema.String),
-  retryCount: Schema.Number,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-})
-
-export const TransactionPageView = Schema.Struct({
-  items: Schema.Array(TransactionView),
-  page: Schema.Number,
-  pageSize: Schema.Number,
-  total: Schema.Number,
-  totalPages: Schema.Number
-})
-
-export const TransactionReportView = Schema.Struct({
-  from: Schema.String,
-  to: Schema.String,
-  inbound: Schema.Struct({ count: Schema.Number, totalKobo: KoboString }),
-  outbound: Schema.Struct({ count: Schema.Number, totalKobo: KoboString, feesKobo: KoboString }),
-  /** inbound − outbound − outbound fees; may be negative */
-  net: KoboString
-})
-
-export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
-
 /**
  * The CSV variant of the report is sent by the handler as a raw HttpServerResponse, so the endpoint
  * declares only the JSON envelope; this adds the text/csv body to the documented 200.
@@ -145,6 +107,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(PageParams)
       .addSuccess(success("Transaction", TransactionPageView))
+      .addError(failuresOf(400))
       .annotate(
         OpenApi.Description,
         `The customer's transactions, newest first. page ≥ 1 (default ${PAGE_DEFAULT}); pageSize 1 to ${PAGE_SIZE_MAX} ` +
@@ -156,6 +119,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
     HttpApiEndpoint.get("report", "/report")
       .setUrlParams(ReportParams)
       .addSuccess(success("Transaction", TransactionReportView))
+      .addError(failuresOf(400))
       .annotate(
         OpenApi.Description,
         "Inbound (confirmed credits) and outbound (confirmed debits and transfers, with their fees) totals between " +
@@ -166,6 +130,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
   .add(
     HttpApiEndpoint.get("get")`/${TransactionId}`
       .addSuccess(success("Transaction", TransactionView))
+      .addError(failuresOf(400, 404))
       .annotate(OpenApi.Description, "One transaction of the customer; 404 for an unknown id or another customer's.")
   )
   .middleware(Authentication)

@@ -47,6 +47,16 @@ export class HttpFailure extends Data.TaggedError("HttpFailure")<{
   readonly error?: unknown
 }> {}
 
+/**
+ * An HttpFailure whose status is known to be S. `Failures[S]` encodes exactly these, so a handler
+ * failing with one type-checks only where its endpoint (or group, or the API) declares `Failures[S]`.
+ */
+export type HttpFailureWith<S extends number> = HttpFailure & { readonly status: S }
+
+/** A failure of `status`, typed by it (see HttpFailureWith). */
+export const httpFailure = <S extends FailureStatus>(status: S, apiObject: string, message: string, error?: unknown) =>
+  new HttpFailure({ status, apiObject, message, ...(error === undefined ? {} : { error }) }) as HttpFailureWith<S>
+
 export const failureBody = (f: HttpFailure) => ({
   apiObject: f.apiObject,
   code: f.status,
@@ -58,7 +68,7 @@ export const failureBody = (f: HttpFailure) => ({
 
 export const failureResponse = (f: HttpFailure) => HttpServerResponse.unsafeJson(failureBody(f), { status: f.status })
 
-const failureSchema = (status: number, description: string) =>
+const failureSchema = <S extends number>(status: S, description: string) =>
   Schema.transform(
     Schema.Struct({
       apiObject: Schema.String,
@@ -68,10 +78,10 @@ const failureSchema = (status: number, description: string) =>
       result: Schema.Struct({}),
       error: Schema.optional(Schema.Unknown)
     }),
-    Schema.declare((u): u is HttpFailure => u instanceof HttpFailure && u.status === status),
+    Schema.declare((u): u is HttpFailureWith<S> => u instanceof HttpFailure && u.status === status),
     {
       strict: true,
-      decode: (e) => new HttpFailure({ status, apiObject: e.apiObject, message: e.message, error: e.error }),
+      decode: (e) => new HttpFailure({ status, apiObject: e.apiObject, message: e.message, error: e.error }) as HttpFailureWith<S>,
       encode: (f) => ({ ...failureBody(f), code: status })
     }
   ).annotations({ ...HttpApiSchema.annotations({ status }), description })
@@ -87,7 +97,19 @@ export const Failures = {
   500: failureSchema(500, "Internal error")
 } as const
 
+/** A status the API can answer a failure with. */
+export type FailureStatus = keyof typeof Failures
+
+/** The failure schemas of `statuses` as one, for an endpoint's `addError`: the statuses it can answer. */
+export const failuresOf = <const S extends ReadonlyArray<FailureStatus>>(...statuses: S) =>
+  Schema.Union(...statuses.map((status) => Failures[status] as (typeof Failures)[S[number]]))
+
 export type FieldErrors = Record<string, ReadonlyArray<string>>
 
+export const VALIDATION_MESSAGE = "Validation error"
+
+/** The `error` of a validation failure: the issues by field, and those about the whole request. */
+export const validationDetail = (fieldErrors: FieldErrors, formErrors: ReadonlyArray<string> = []) => ({ fieldErrors, formErrors })
+
 export const validationFailure = (apiObject: string, fieldErrors: FieldErrors, formErrors: ReadonlyArray<string> = []) =>
-  new HttpFailure({ status: 400, apiObject, message: "Validation error", error: { fieldErrors, formErrors } })
+  new HttpFailure({ status: 400, apiObject, message: VALIDATION_MESSAGE, error: validationDetail(fieldErrors, formErrors) }) as HttpFailureWith<400>

@@ -1,39 +1,12 @@
 /** The HTTP contract of manual transfers and their fee quote. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { KoboString } from "@app/domain"
 import { Schema } from "effect"
-import { AccountNumber, BankCode } from "./BankingApi.js"
-import { success } from "./Envelope.js"
-import { Body, KoboJson, KoboQuery, msg, Name, Uuid } from "./Schemas.js"
-
-const KoboOut = KoboString
+import { failuresOf, success } from "../shared/Envelope.js"
+import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, msg, Name, Uuid } from "../shared/Schemas.js"
+import { FeeQuote, MovementView } from "./Views.js"
 
 /** ₦10,000,000: the largest single transfer accepted (NIP's usual per-transaction limit for individuals). */
 export const MAX_TRANSFER_KOBO = 1_000_000_000n
-
-export const MovementView = Schema.Struct({
-  id: Schema.String,
-  customerId: Schema.String,
-  planId: Schema.NullOr(Schema.String),
-  type: Schema.Literal("transfer"),
-  purpose: Schema.String,
-  amountKobo: KoboOut,
-  feeKobo: KoboOut,
-  status: Schema.Literal("pending", "confirmed", "failed"),
-  retrievalReference: Schema.String,
-  transferReference: Schema.String,
-  failureReason: Schema.NullOr(Schema.String),
-  retryCount: Schema.Number,
-  destinationAccountNumber: Schema.String,
-  destinationBankCode: Schema.String,
-  destinationBankName: Schema.String,
-  destinationAccountName: Schema.String,
-  narration: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-})
-
-const FeeQuote = Schema.Struct({ totalKobo: KoboOut, feeKobo: KoboOut, vatKobo: KoboOut, amountKobo: KoboOut })
 
 export class TransfersApi extends HttpApiGroup.make("transfers")
   .add(
@@ -49,11 +22,13 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         nipSessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)))
       }))
       .addSuccess(success("Transaction", MovementView, { message: "Transfer processed." }))
+      .addError(failuresOf(400, 409))
   )
   .add(
     HttpApiEndpoint.get("transferFee", "/transfer/fee")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_TRANSFER_KOBO) }))
       .addSuccess(success("Transaction", FeeQuote))
+      .addError(failuresOf(400))
   )
   .prefix("/api/v1/transactions")
   .annotate(OpenApi.Title, "Transfers")

@@ -1,32 +1,35 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { AppConfig } from "@app/adapters"
-import { type Beneficiary, Banking, Beneficiaries, Fees, type ProviderTransaction, SecretHasher } from "@app/domain"
+import { Banking, Fees, SecretHasher } from "@app/domain"
 import { Effect, Option, Redacted } from "effect"
-import { Api, CurrentAccount } from "../Api.js"
-import { TEST_DEPOSIT_DEFAULT_KOBO } from "../BankingApi.js"
+import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
-import { HttpFailure } from "../Envelope.js"
-
-const signedIn = Effect.map(CurrentAccount, ({ account }) => account.id)
+import { httpFailure } from "../shared/Envelope.js"
+import { signedIn } from "../shared/Security.js"
+import { TEST_DEPOSIT_DEFAULT_KOBO } from "./Api.js"
+import { balanceView, created, providerTransactionView } from "./Views.js"
 
 export const KycHandlers = HttpApiBuilder.group(Api, "kyc", (handlers) =>
   handlers.handle("verifyBvn", ({ payload }) =>
     Effect.flatMap(signedIn, (accountId) => Banking.verifyBvn(accountId, payload)).pipe(mapDomainErrors("Auth"))))
 
-export const providerTransactionView = (t: ProviderTransaction) => ({
-  reference: t.reference,
-  type: t.direction,
-  amountKobo: t.amountKobo,
-  amount: t.amountKobo,
-  narration: t.narration,
-  channel: t.channel,
-  postedAt: t.postedAt.toISOString(),
-  counterpartyName: t.counterpartyName,
-  counterpartyAccountNumber: t.counterpartyAccountNumber,
-  counterpartyBankCode: t.counterpartyBankCode
-})
+const customer = mapDomainErrors("Customer")
 
-const balanceView = (kobo: bigint) => ({ balanceKobo: Number(kobo) })
+const openBankAccount = () =>
+  Effect.flatMap(signedIn, (accountId) => Banking.openBankAccount(accountId)).pipe(Effect.map(created), customer)
+
+/** The handlers of `bankAccountEndpoints`, for the customers group (account/Handlers.ts). */
+export const bankAccountHandlers = {
+  createAccount: openBankAccount,
+  createBankAccount: openBankAccount,
+  balance: () =>
+    Effect.flatMap(signedIn, (accountId) => Banking.balance(accountId)).pipe(Effect.map(balanceView), customer),
+  providerTransactions: () =>
+    Effect.flatMap(signedIn, (accountId) => Banking.providerTransactions(accountId)).pipe(
+      Effect.map((rows) => rows.map(providerTransactionView)),
+      customer
+    )
+}
 
 export const DepositHandlers = HttpApiBuilder.group(Api, "deposits", (handlers) =>
   handlers
@@ -38,11 +41,7 @@ export const DepositHandlers = HttpApiBuilder.group(Api, "deposits", (handlers) 
     .handle("testDeposit", ({ payload }) =>
       Effect.gen(function*() {
         if ((yield* AppConfig).appEnv === "production") {
-          return yield* new HttpFailure({
-            status: 403,
-            apiObject: "Transaction",
-            message: "Test deposits are disabled in production"
-          })
+          return yield* httpFailure(403, "Transaction", "Test deposits are disabled in production")
         }
         const accountId = yield* signedIn
         const result = yield* Banking.testDeposit(accountId, payload?.amountKobo ?? TEST_DEPOSIT_DEFAULT_KOBO).pipe(
@@ -69,7 +68,7 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
       const request = yield* HttpServerRequest.HttpServerRequest
       const presented = request.headers[config.webhookHeader]
       if (presented === undefined || !(yield* SecretHasher).equals(presented, Redacted.value(config.webhookSecret))) {
-        return yield* new HttpFailure({ status: 401, apiObject: "Webhook", message: "Invalid webhook credentials" })
+        return yield* httpFailure(401, "Webhook", "Invalid webhook credentials")
       }
       const accountNumber = accountNumberOf(payload)
       if (Option.isNone(accountNumber)) {
@@ -90,36 +89,3 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
 
 export const BankHandlers = HttpApiBuilder.group(Api, "banks", (handlers) =>
   handlers.handle("list", () => Banking.banks.pipe(mapDomainErrors("Bank"))))
-
-export const beneficiaryView = (b: Beneficiary) => ({
-  id: b.id,
-  accountNumber: b.accountNumber,
-  bankCode: b.bankCode,
-  bankName: b.bankName,
-  accountName: b.accountName,
-  isDefault: b.isDefault,
-  createdAt: b.createdAt.toISOString()
-})
-
-const beneficiaries = mapDomainErrors("Beneficiary")
-
-export const BeneficiaryHandlers = HttpApiBuilder.group(Api, "beneficiaries", (handlers) =>
-  handlers
-    .handle("lookup", ({ urlParams }) => Beneficiaries.lookup(urlParams.accountNumber, urlParams.bankCode).pipe(beneficiaries))
-    .handle("add", ({ payload }) =>
-      Effect.flatMap(signedIn, (accountId) => Beneficiaries.add(accountId, payload)).pipe(
-        Effect.map(beneficiaryView),
-        beneficiaries
-      ))
-    .handle("list", () =>
-      Effect.flatMap(signedIn, Beneficiaries.list).pipe(Effect.map((all) => all.map(beneficiaryView)), beneficiaries))
-    .handle("setDefault", ({ path }) =>
-      Effect.flatMap(signedIn, (accountId) => Beneficiaries.setDefault(accountId, path.id)).pipe(
-        Effect.map(beneficiaryView),
-        beneficiaries
-      ))
-    .handle("remove", ({ path, payload }) =>
-      Effect.flatMap(signedIn, (accountId) => Beneficiaries.remove(accountId, path.id, payload.otpPinId, payload.otpCode)).pipe(
-        Effect.as({}),
-        beneficiaries
-      )))

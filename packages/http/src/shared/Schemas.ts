@@ -76,3 +76,8 @@ export const Uuid = Schema.UUID.annotations(msg("Must be a valid UUID"))
 export const OtpCode = Schema.String.pipe(Schema.pattern(/^\d{6}$/, msg("Must be exactly 6 digits")))
 
 export const NonEmpty = Schema.String.pipe(Schema.minLength(1, msg("Must not be empty")), Schema.maxLength(512))
+
+export const AccountNumber = Schema.String.pipe(
+  Schema.pattern(/^\d{10}$/, msg("Account number must be exactly 10 digits"))
+)
+export const BankCode = Schema.String.pipe(Schema.pattern(/^\d{3,6}$/, msg("Bank code must be 3 to 6 digits")))

@@ -1,9 +1,9 @@
 import { HttpServerRequest } from "@effect/platform"
 import { AccessTokens, AccountRepo, Auth } from "@app/domain"
 import { Effect, Layer, Redacted } from "effect"
-import { Authentication } from "../Api.js"
-import { toHttpFailure } from "../DomainErrors.js"
-import { apiObjectForUrl } from "../ErrorMiddleware.js"
+import { toHttpFailure } from "./DomainErrors.js"
+import { apiObjectForUrl } from "./ErrorMiddleware.js"
+import { Authentication } from "./shared/Security.js"
 
 /** Bearer tokens: a missing, expired or invalid token is 401; a suspended customer is 403. */
 export const AuthenticationLive = Layer.effect(

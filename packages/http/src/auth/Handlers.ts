@@ -1,22 +1,12 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type AccountWithCustomer, Auth, InvalidRefreshToken } from "@app/domain"
+import { Auth, InvalidRefreshToken } from "@app/domain"
 import { Effect } from "effect"
-import { Api, CurrentAccount } from "../Api.js"
+import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
+import { signedIn } from "../shared/Security.js"
+import { accountView } from "./Views.js"
 
 const domain = mapDomainErrors("Auth")
-
-export const accountView = ({ account, customer }: AccountWithCustomer) => ({
-  id: account.id,
-  firstName: account.firstName,
-  lastName: account.lastName,
-  otherNames: account.otherNames,
-  phone: account.phone,
-  email: account.email,
-  emailVerified: account.emailVerified,
-  phoneVerified: account.phoneVerified,
-  customer: { id: customer.id, customerStatus: customer.customerStatus }
-})
 
 export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   handlers
@@ -39,10 +29,9 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
     .handle("checkEmail", ({ payload }) => Auth.checkEmailAvailable(payload.email).pipe(Effect.as({}), domain))
     .handle("forgotPassword", ({ payload }) => Auth.forgotPassword(payload.email).pipe(Effect.as({}), domain))
     .handle("resetPassword", ({ payload }) => Auth.resetPassword(payload).pipe(Effect.as({}), domain))
-    .handle("requestOtp", () =>
-      Effect.flatMap(CurrentAccount, ({ account }) => Auth.requestActionOtp(account.id)).pipe(domain))
+    .handle("requestOtp", () => Effect.flatMap(signedIn, (accountId) => Auth.requestActionOtp(accountId)).pipe(domain))
     .handle("changePassword", ({ payload }) =>
-      Effect.flatMap(CurrentAccount, ({ account }) => Auth.changePassword({ accountId: account.id, ...payload })).pipe(
+      Effect.flatMap(signedIn, (accountId) => Auth.changePassword({ accountId, ...payload })).pipe(
         Effect.as({}),
         domain
       ))

@@ -4,14 +4,13 @@
  * answers with apiObject "Disbursement". Kobo amounts are decimal strings, as in the other contracts.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { KoboString, PlanFrequency, PlanState, PlanWeekDay } from "@app/domain"
+import { PlanFrequency, PlanWeekDay } from "@app/domain"
 import { Schema } from "effect"
-import { AccountNumber, BankCode } from "./BankingApi.js"
-import { success } from "./Envelope.js"
-import { Authentication } from "./Security.js"
-import { Body, KoboJson, KoboQuery, msg, Name, OtpCode, Uuid } from "./Schemas.js"
-import { TransactionView } from "./TransactionsApi.js"
-import { MovementView } from "./TransfersApi.js"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, msg, Name, OtpCode, Uuid } from "../shared/Schemas.js"
+import { Authentication } from "../shared/Security.js"
+import { TransactionView } from "../transactions/Views.js"
+import { BorrowQuoteView, ExtraCashQuoteView, PlanMovementView, PlanQuoteView, PlanView } from "./Views.js"
 
 /**
  * The ceiling of amounts the schemas accept (₦10bn). The effective plan limits are app settings
@@ -63,70 +62,12 @@ const planFields = {
 export const PlanPayload = Body(planFields)
 export const PlanPatchPayload = Body({ ...planFields, otpPinId: Uuid, otpCode: OtpCode })
 
-/** The spec's DisbursementPlan, plus status, cycle counts, bank name and timestamps. */
-export const PlanView = Schema.Struct({
-  id: Schema.String,
-  customerId: Schema.String,
-  /** the regular per-cycle amount (the last instalment also carries the remainder) */
-  amount: KoboString,
-  totalAmountKobo: KoboString,
-  durationDays: Schema.Number,
-  frequency: PlanFrequency,
-  weekDay: Schema.NullOr(PlanWeekDay),
-  nextDueAt: Schema.NullOr(Schema.String),
-  withdrawalAccountNumber: Schema.String,
-  withdrawalBankCode: Schema.String,
-  withdrawalBankName: Schema.String,
-  withdrawalAccountName: Schema.String,
-  scheduledTime: Schema.String,
-  scheduledTimezone: Schema.String,
-  /** payouts stopped after repeated failures at the destination bank, until the plan is edited */
-  withdrawalBlocked: Schema.Boolean,
-  borrowCount: Schema.Number,
-  active: Schema.Boolean,
-  status: PlanState,
-  cyclesTotal: Schema.Number,
-  cyclesPaid: Schema.Number,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-})
-
-const FeeLine = Schema.Struct({ feeKobo: KoboString, description: Schema.String })
-
-const PlanQuoteView = Schema.Struct({
-  amountKobo: KoboString,
-  depositFee: FeeLine,
-  disbursementFee: FeeLine,
-  totalFeesKobo: KoboString
-})
-
-const BorrowQuoteView = Schema.Struct({
-  eligible: Schema.Boolean,
-  amountKobo: KoboString,
-  /** why not, when not eligible */
-  reason: Schema.optional(Schema.String)
-})
-
-const ExtraCashQuoteView = Schema.Struct({
-  vaultBalanceKobo: KoboString,
-  reservedKobo: KoboString,
-  maxWithdrawalKobo: KoboString,
-  /** the flat fee as a fraction: 0.04 = 4% */
-  feeRate: Schema.Number,
-  usedToday: Schema.Number,
-  usedTotal: Schema.Number,
-  perDay: Schema.Number,
-  perPlan: Schema.Number
-})
-
-/** The movement row, as POST /transactions/transfer answers, with its id also as transactionId. */
-export const PlanMovementView = Schema.Struct({ ...MovementView.fields, transactionId: Schema.String })
-
 export class PlansApi extends HttpApiGroup.make("plans")
   .add(
     HttpApiEndpoint.get("quote", "/plan/quote")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_KOBO) }))
       .addSuccess(success("Disbursement", PlanQuoteView))
+      .addError(failuresOf(400))
       .annotate(
         OpenApi.Description,
         "Fees of a payout of amountKobo: depositFee estimates what the customer's bank may charge to fund the wallet " +
@@ -137,6 +78,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.post("upsert", "/plan")
       .setPayload(PlanPayload)
       .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan saved." }))
+      .addError(failuresOf(400, 401))
       .annotate(
         OpenApi.Description,
         "Creates the plan, or edits the open one. It is active once the wallet covers the pot. 400 'Validation error' " +
@@ -147,6 +89,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.patch("patch", "/plan")
       .setPayload(PlanPatchPayload)
       .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan updated." }))
+      .addError(failuresOf(400, 401, 404))
       .annotate(
         OpenApi.Description,
         "Edits the plan behind the OTP gate (a code from POST /auth/otp/request or /customers/otp/request). " +
@@ -156,16 +99,19 @@ export class PlansApi extends HttpApiGroup.make("plans")
   .add(
     HttpApiEndpoint.get("get", "/plan")
       .addSuccess(success("Disbursement", PlanView))
+      .addError(failuresOf(400, 404))
       .annotate(OpenApi.Description, "The customer's plan. 404 'No disbursement plan found'.")
   )
   .add(
     HttpApiEndpoint.get("history", "/history")
       .addSuccess(success("Disbursement", Schema.Array(TransactionView)))
+      .addError(failuresOf(400))
       .annotate(OpenApi.Description, "The plan's payouts (scheduled and Borrow), Transaction rows with purpose disbursement, newest first.")
   )
   .add(
     HttpApiEndpoint.get("borrowQuote", "/plan/borrow/quote")
       .addSuccess(success("Disbursement", BorrowQuoteView))
+      .addError(failuresOf(400, 404))
       .annotate(
         OpenApi.Description,
         "Whether the next period's payout can be had now, and how much; reason says why not. 404 without a plan."
@@ -175,6 +121,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.post("borrow", "/plan/borrow")
       .setPayload(Body({ idempotencyKey: Uuid }))
       .addSuccess(success("Disbursement", PlanMovementView, { message: "Borrow processed." }))
+      .addError(failuresOf(400, 404, 409))
       .annotate(
         OpenApi.Description,
         "Pays the next period's instalment now (status confirmed or pending). A repeated idempotencyKey returns the " +
@@ -184,6 +131,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
   .add(
     HttpApiEndpoint.get("extraCashQuote", "/plan/extra-cash/quote")
       .addSuccess(success("Disbursement", ExtraCashQuoteView))
+      .addError(failuresOf(400))
       .annotate(
         OpenApi.Description,
         "The wallet balance, what the plan's remaining payouts and their NIP fees reserve, the largest Extra Cash " +
@@ -194,12 +142,16 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.post("extraCash", "/plan/extra-cash")
       .setPayload(Body({ amountKobo: KoboJson("amountKobo", MAX_KOBO), idempotencyKey: Uuid }))
       .addSuccess(success("Disbursement", PlanMovementView, { message: "Extra Cash processed." }))
+      .addError(failuresOf(400, 409))
       .annotate(
         OpenApi.Description,
         "Withdraws unused vault balance to the plan's withdrawal account; the fees are debited on top. 400 validation, " +
           "above the maximum, a cap reached, no active plan or transfer failure; 409 key reused for another request."
       )
   )
+  // Documented on every plan endpoint, as the plans contract test (test/Plans.test.ts, "OpenAPI")
+  // requires, though quote, upsert, history and the Extra Cash endpoints cannot answer 404 today.
+  .addError(failuresOf(404))
   .middleware(Authentication)
   .prefix("/api/v1/disbursements")
   .annotate(OpenApi.Title, "Disbursements")

@@ -1,0 +1,56 @@
+/** What the customer endpoints answer: the profile (GET /customers/me). */
+import type { AccountWithCustomer } from "@app/domain"
+import { Schema } from "effect"
+import { PlanView } from "../plans/Views.js"
+
+export const CustomerProfile = Schema.Struct({
+  id: Schema.String,
+  customerId: Schema.String,
+  firstName: Schema.NullOr(Schema.String),
+  lastName: Schema.NullOr(Schema.String),
+  otherNames: Schema.NullOr(Schema.String),
+  phone: Schema.NullOr(Schema.String),
+  email: Schema.String,
+  emailVerified: Schema.Boolean,
+  phoneVerified: Schema.Boolean,
+  dateOfBirth: Schema.NullOr(Schema.String),
+  gender: Schema.NullOr(Schema.String),
+  address: Schema.NullOr(Schema.String),
+  customerStatus: Schema.String,
+  kycStatus: Schema.String,
+  referralCode: Schema.String,
+  hasPin: Schema.Boolean,
+  notificationSettings: Schema.Struct({ smsEnabled: Schema.Boolean, emailEnabled: Schema.Boolean }),
+  createdAt: Schema.String,
+  /** present once the bank account exists */
+  coreAccountNumber: Schema.optional(Schema.String),
+  /** true until the first confirmed deposit: withdrawals are blocked until then */
+  pndActive: Schema.optional(Schema.Boolean),
+  /** live balance in kobo (a number, as the spec says), under both names the spec uses */
+  balance: Schema.optional(Schema.Number),
+  balanceKobo: Schema.optional(Schema.Number),
+  /** the customer's disbursement plan (the open one, else the latest completed one); null when none */
+  disbursementPlan: Schema.NullOr(PlanView)
+})
+
+/** The account and customer fields of the profile; the banking fields are added once the bank account exists. */
+export const profileView = ({ account, customer }: AccountWithCustomer) => ({
+  id: account.id,
+  customerId: customer.id,
+  firstName: account.firstName,
+  lastName: account.lastName,
+  otherNames: account.otherNames,
+  phone: account.phone,
+  email: account.email,
+  emailVerified: account.emailVerified,
+  phoneVerified: account.phoneVerified,
+  dateOfBirth: account.dateOfBirth,
+  gender: account.gender,
+  address: account.address,
+  customerStatus: customer.customerStatus,
+  kycStatus: customer.kycStatus,
+  referralCode: customer.referralCode,
+  hasPin: customer.pinHash !== null,
+  notificationSettings: { smsEnabled: customer.smsEnabled, emailEnabled: customer.emailEnabled },
+  createdAt: account.createdAt.toISOString()
+})

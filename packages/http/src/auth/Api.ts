@@ -1,0 +1,133 @@
+/** The HTTP contract of registration, sign-in, tokens, one-time codes and passwords. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { failuresOf, NoData, success } from "../shared/Envelope.js"
+import {
+  Address,
+  AnyPassword,
+  Body,
+  CalendarDate,
+  Email,
+  GenderField,
+  Name,
+  NewPassword,
+  NonEmpty,
+  OtpCode,
+  Phone,
+  Uuid
+} from "../shared/Schemas.js"
+import { Authentication } from "../shared/Security.js"
+import { AccountView, TokenPair } from "./Views.js"
+
+const AccountIdPin = Body({ accountId: Uuid, pin: OtpCode })
+const AccountId = Body({ accountId: Uuid })
+
+const LoginPayload = Body({
+  password: AnyPassword,
+  email: Schema.optional(Email),
+  phone: Schema.optional(Phone)
+}).pipe(
+  Schema.filter((p) => p.email !== undefined || p.phone !== undefined || "Provide either email or phone")
+)
+
+const RefreshPayload = Body({ refreshToken: NonEmpty })
+
+export class AuthApi extends HttpApiGroup.make("auth")
+  .add(
+    HttpApiEndpoint.post("register", "/register")
+      .setPayload(Body({
+        email: Email,
+        password: NewPassword,
+        firstName: Schema.optional(Name),
+        lastName: Schema.optional(Name),
+        otherNames: Schema.optional(Name),
+        phone: Schema.optional(Phone),
+        dateOfBirth: Schema.optional(CalendarDate),
+        gender: Schema.optional(GenderField),
+        address: Schema.optional(Address)
+      }))
+      .addSuccess(success("Auth", AccountView, { status: 201, message: "Account created. Verify your email to continue." }))
+      .addError(failuresOf(400))
+  )
+  .add(
+    HttpApiEndpoint.post("sendEmailOtp", "/otp/email/send")
+      .setPayload(AccountId)
+      .addSuccess(success("Auth", NoData, { message: "A verification code has been sent to your email." }))
+      .addError(failuresOf(400, 429))
+  )
+  .add(
+    HttpApiEndpoint.post("verifyEmailOtp", "/otp/email/verify")
+      .setPayload(AccountIdPin)
+      .addSuccess(success("Auth", TokenPair, { message: "Email verified." }))
+      .addError(failuresOf(400, 401, 403))
+  )
+  .add(
+    HttpApiEndpoint.post("sendPhoneOtp", "/otp/phone/send")
+      .setPayload(AccountId)
+      .addSuccess(success("Auth", NoData, { message: "A verification code has been sent by SMS." }))
+      .addError(failuresOf(400, 429))
+  )
+  .add(
+    HttpApiEndpoint.post("verifyPhoneOtp", "/otp/phone/verify")
+      .setPayload(AccountIdPin)
+      .addSuccess(success("Auth", TokenPair, { message: "Phone number verified." }))
+      .addError(failuresOf(400, 401, 403))
+  )
+  .add(
+    HttpApiEndpoint.post("login", "/login")
+      .setPayload(LoginPayload)
+      .addSuccess(success("Auth", TokenPair, { message: "Signed in." }))
+      .addError(failuresOf(400, 401, 403))
+  )
+  .add(
+    HttpApiEndpoint.post("refreshToken", "/refresh-token")
+      .setPayload(RefreshPayload)
+      .addSuccess(success("Auth", TokenPair, { message: "Tokens refreshed." }))
+      .addError(failuresOf(400, 401, 403))
+  )
+  .add(
+    HttpApiEndpoint.post("token", "/token")
+      // A missing token is a 401 here (spec), so the field is optional at the schema level.
+      .setPayload(Body({ refreshToken: Schema.optional(Schema.String) }))
+      .addSuccess(success("Auth", Schema.Struct({ accessToken: Schema.String })))
+      .addError(failuresOf(400, 401, 403))
+  )
+  .add(
+    HttpApiEndpoint.post("checkEmail", "/check-email")
+      .setPayload(Body({ email: Email }))
+      .addSuccess(success("Auth", NoData, { message: "Email is available." }))
+      .addError(failuresOf(400))
+  )
+  .add(
+    HttpApiEndpoint.post("forgotPassword", "/forgot-password")
+      .setPayload(Body({ email: Email }))
+      .addSuccess(success("Auth", NoData, { message: "A password reset code has been sent to your email." }))
+      .addError(failuresOf(400, 429))
+  )
+  .add(
+    HttpApiEndpoint.post("resetPassword", "/reset-password")
+      .setPayload(Body({ email: Email, code: OtpCode, password: NewPassword }))
+      .addSuccess(success("Auth", NoData, { message: "Password reset. Sign in with your new password." }))
+      .addError(failuresOf(400, 401))
+  )
+  .add(
+    HttpApiEndpoint.post("requestOtp", "/otp/request")
+      .addSuccess(success("Auth", Schema.Struct({ pinId: Schema.String }), { message: "A code has been sent to your email." }))
+      .addError(failuresOf(400, 429))
+      .middleware(Authentication)
+  )
+  .add(
+    HttpApiEndpoint.post("changePassword", "/change-password")
+      .setPayload(Body({
+        currentPassword: AnyPassword,
+        newPassword: NewPassword,
+        otpPinId: Uuid,
+        otpCode: OtpCode
+      }))
+      .addSuccess(success("Auth", NoData, { message: "Password changed." }))
+      .addError(failuresOf(400, 401))
+      .middleware(Authentication)
+  )
+  .prefix("/api/v1/auth")
+  .annotate(OpenApi.Title, "Auth")
+{}

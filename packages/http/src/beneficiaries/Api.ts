@@ -1,0 +1,41 @@
+/** The HTTP contract of saved beneficiaries and the name enquiry before saving one. */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { failuresOf, NoData, success } from "../shared/Envelope.js"
+import { AccountNumber, BankCode, Body, Name, OtpCode, Uuid } from "../shared/Schemas.js"
+import { BeneficiaryView, NameEnquiryView } from "./Views.js"
+
+const BeneficiaryId = HttpApiSchema.param("id", Uuid)
+
+export class BeneficiariesApi extends HttpApiGroup.make("beneficiaries")
+  .add(
+    HttpApiEndpoint.get("lookup", "/lookup")
+      .setUrlParams(Body({ accountNumber: AccountNumber, bankCode: BankCode }))
+      .addSuccess(success("Beneficiary", NameEnquiryView))
+      .addError(failuresOf(400))
+  )
+  .add(
+    HttpApiEndpoint.post("add", "/")
+      .setPayload(Body({ accountNumber: AccountNumber, bankCode: BankCode, bankName: Name }))
+      .addSuccess(success("Beneficiary", BeneficiaryView, { status: 201, message: "Beneficiary saved." }))
+      .addError(failuresOf(400))
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/")
+      .addSuccess(success("Beneficiary", Schema.Array(BeneficiaryView)))
+      .addError(failuresOf(400))
+  )
+  .add(
+    HttpApiEndpoint.patch("setDefault")`/${BeneficiaryId}/default`
+      .addSuccess(success("Beneficiary", BeneficiaryView, { message: "Default beneficiary updated." }))
+      .addError(failuresOf(400, 404))
+  )
+  .add(
+    HttpApiEndpoint.del("remove")`/${BeneficiaryId}`
+      .setPayload(Body({ otpPinId: Uuid, otpCode: OtpCode }))
+      .addSuccess(success("Beneficiary", NoData, { message: "Beneficiary removed." }))
+      .addError(failuresOf(400, 401, 404))
+  )
+  .prefix("/api/v1/beneficiaries")
+  .annotate(OpenApi.Title, "Beneficiaries")
+{}

@@ -1,0 +1,28 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Banking, Reports } from "@app/domain"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import { mapDomainErrors } from "../DomainErrors.js"
+import { signedIn } from "../shared/Security.js"
+import { csvResponse } from "./Csv.js"
+import { pageView, reportView, transactionView } from "./Views.js"
+
+const transactions = mapDomainErrors("Transaction")
+
+export const TransactionHandlers = HttpApiBuilder.group(Api, "transactions", (handlers) =>
+  handlers
+    .handle("list", ({ urlParams }) =>
+      Effect.flatMap(signedIn, (accountId) => Banking.transactions(accountId, urlParams)).pipe(
+        Effect.map(pageView),
+        transactions
+      ))
+    .handle("get", ({ path }) =>
+      Effect.flatMap(signedIn, (accountId) => Banking.transaction(accountId, path.id)).pipe(
+        Effect.map(transactionView),
+        transactions
+      ))
+    .handle("report", ({ urlParams }) =>
+      Effect.flatMap(signedIn, (accountId) => Reports.transactionReport(accountId, { from: urlParams.from, to: urlParams.to })).pipe(
+        transactions,
+        Effect.map((report) => urlParams.format === "csv" ? csvResponse(report) : reportView(report))
+      )))

@@ -1,0 +1,46 @@
+/** The failures of money movements, over HTTP. */
+import type {
+  IdempotencyConflict,
+  InsufficientBalance,
+  MovementInFlight,
+  TransferFailed,
+  WithdrawalsNotAllowed
+} from "@app/domain"
+import type { ErrorTable } from "../shared/ErrorTable.js"
+
+export type TransferError =
+  | WithdrawalsNotAllowed
+  | MovementInFlight
+  | InsufficientBalance
+  | IdempotencyConflict
+  | TransferFailed
+
+export const transferErrors = {
+  WithdrawalsNotAllowed: () => ({
+    status: 400,
+    code: "WITHDRAWALS_NOT_ALLOWED",
+    message: "Withdrawals are allowed after your first deposit is confirmed"
+  }),
+  MovementInFlight: () => ({
+    status: 400,
+    code: "MOVEMENT_IN_FLIGHT",
+    message: "Another transaction is in progress. Please wait for it to finish."
+  }),
+  InsufficientBalance: (e) => ({
+    status: 400,
+    code: "INSUFFICIENT_BALANCE",
+    message: "Insufficient balance",
+    detail: { requiredKobo: e.requiredKobo.toString(), availableKobo: e.availableKobo.toString() }
+  }),
+  IdempotencyConflict: () => ({
+    status: 409,
+    code: "IDEMPOTENCY_CONFLICT",
+    message: "This idempotencyKey was already used for a different request"
+  }),
+  TransferFailed: (e) => ({
+    status: 400,
+    code: "TRANSFER_FAILED",
+    message: `Transfer failed: ${e.reason}`,
+    detail: { transactionId: e.transactionId }
+  })
+} satisfies ErrorTable<TransferError>
