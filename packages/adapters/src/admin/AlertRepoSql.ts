@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Alerts } from "@app/domain"
 import { Effect, Layer } from "effect"
-import { decodeRows, orDieDb } from "./SqlSupport.js"
+import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
 /**
  * Staff alerts are `staff_alerts` rows. A raise is one statement: an INSERT that, when an open alert

@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { MovementInFlight, MovementLost, Transfer, type TransferPatch, TransferRepo } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "./SqlSupport.js"
+import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
 const TransferRow = Schema.Struct({

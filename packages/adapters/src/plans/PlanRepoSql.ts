@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "./SqlSupport.js"
+import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
 const PlanRow = Schema.Struct({

@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Settings } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
-import { orDieDb } from "./SqlSupport.js"
+import { orDieDb } from "../sql/SqlSupport.js"
 
 /** App settings as JSON values by key (bigints are stored as decimal strings). */
 export const SettingsStoreSql = Layer.effect(

@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Notice, NoticeRepo } from "@app/domain"
 import { Effect, Layer } from "effect"
-import { decodeRows, orDieDb } from "./SqlSupport.js"
+import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
 /** Notices are `notices` rows, kept for the customer and for admins. */
 export const NoticeRepoSql = Layer.effect(

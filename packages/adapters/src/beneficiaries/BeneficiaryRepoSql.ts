@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Beneficiary, BeneficiaryRepo } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
-import { decodeRows, orDieDb } from "./SqlSupport.js"
+import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
 /**
  * Every write first locks the customer's row (FOR UPDATE, inside a transaction or a savepoint of

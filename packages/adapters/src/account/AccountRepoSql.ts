@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import { Account, AccountRepo, type AccountWithCustomer, Customer, UniqueViolation } from "@app/domain"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
-import { decodeRows, orDieDb, uniqueViolation } from "./SqlSupport.js"
+import { decodeRows, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /**
  * One row of accounts JOIN customers: every account column, then the customer's columns, with the

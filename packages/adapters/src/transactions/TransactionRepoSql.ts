@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Transaction, TransactionRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeRows, orDieDb } from "./SqlSupport.js"
+import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
 /** A transactions row: int8 amounts arrive as decimal strings and become bigint kobo. */
 const TransactionRow = Schema.Struct({
