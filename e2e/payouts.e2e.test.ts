@@ -170,7 +170,7 @@ describe.runIf(onPostgres)("PostgreSQL: two scheduler processes pay each instalm
     await waitFor(sandbox, () => sandbox.output().includes("sandbox bank listening"))
     const env = { DATA_DIR: dataDir, ...database.env, ...coreBanking }
     // the API on the port the sandbox announces deposits to
-    const http = spawnEntry("packages/http/src/main.ts", { ...env, PORT: String(apiPort) })
+    const http = spawnEntry("packages/runtime/src/http.ts", { ...env, PORT: String(apiPort) })
     running.push(http)
     const baseUrl = `http://127.0.0.1:${apiPort}`
     await waitFor(http, async () => (await fetch(`${baseUrl}/api/v1/openapi.json`).catch(() => undefined))?.ok === true)
@@ -178,7 +178,7 @@ describe.runIf(onPostgres)("PostgreSQL: two scheduler processes pay each instalm
     for (let i = 0; i < CUSTOMERS; i++) customers.push(await customerWithPlan(baseUrl, i))
 
     await fallBehind()
-    const schedulers = [spawnEntry("packages/scheduler/src/main.ts", env), spawnEntry("packages/scheduler/src/main.ts", env)]
+    const schedulers = [spawnEntry("packages/runtime/src/scheduler.ts", env), spawnEntry("packages/runtime/src/scheduler.ts", env)]
     running.push(...schedulers)
     const histories = await allCompleted(baseUrl, schedulers[0]!, customers)
     expectPaidOnceEach(histories)

@@ -124,7 +124,7 @@ describe("quick start against the real process", () => {
   })
 
   it("production refuses to start with development or missing secrets, naming them", async () => {
-    const run = spawnEntry("packages/http/src/main.ts", {
+    const run = spawnEntry("packages/runtime/src/http.ts", {
       APP_ENV: "production",
       DATA_DIR: tempDir(),
       ACCESS_TOKEN_SECRET: "development-access-token-secret-do-not-use-in-production"
@@ -135,7 +135,7 @@ describe("quick start against the real process", () => {
   })
 
   it("the scheduler runs as its own process and stops on SIGTERM", async () => {
-    const scheduler = spawnEntry("packages/scheduler/src/main.ts", { DATA_DIR: dataDir, ...databaseEnv })
+    const scheduler = spawnEntry("packages/runtime/src/scheduler.ts", { DATA_DIR: dataDir, ...databaseEnv })
     await waitFor(scheduler, () => scheduler.output().includes("job finished"))
     expect(scheduler.output()).toContain("purge-expired-secrets")
     expect(await scheduler.stop("SIGTERM")).toBe(0)

@@ -69,7 +69,7 @@ export interface Service extends Running {
   readonly baseUrl: string
 }
 
-export const startService = async (env: Record<string, string>, entry = "packages/cli/src/start.ts"): Promise<Service> => {
+export const startService = async (env: Record<string, string>, entry = "packages/runtime/src/start.ts"): Promise<Service> => {
   const port = await freePort()
   const running = spawnEntry(entry, { PORT: String(port), ...env })
   const baseUrl = `http://127.0.0.1:${port}`

@@ -8,7 +8,6 @@ import { AppConfig } from "@app/adapters"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { Api } from "./Api.js"
-import { CoreBankingLive } from "@app/sandbox"
 import { ErrorEnvelopeMiddleware, rejectOversizedBodies } from "./ErrorMiddleware.js"
 import { CustomerHandlers } from "./account/Handlers.js"
 import { AuthenticationLive } from "./Authentication.js"
@@ -52,20 +51,7 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
   Layer.provide(ApiLive)
 )
 
-/**
- * Routes + middleware + the configured provider, served on whatever HttpServer is provided (tests:
- * the provider then learns the webhook port from that server's address).
- */
-export const HttpAppLive = HttpAppWithoutProvider.pipe(Layer.provide(CoreBankingLive))
-
 /** Node's HTTP server on PORT. */
 export const NodeServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port }))
 )
-
-/**
- * The API listening on PORT, with its own provider. The provider (and the in-process sandbox, its
- * migrations…) is built BEFORE the server starts listening: a socket that accepts requests before
- * the routes exist leaves them unanswered. The sandbox's webhook goes to PORT.
- */
-export const HttpServerLive = HttpAppWithoutProvider.pipe(Layer.provide(NodeServerLive), Layer.provide(CoreBankingLive))

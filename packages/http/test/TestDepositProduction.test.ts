@@ -7,14 +7,15 @@ import { adaptersLayer, AppConfigTest } from "@app/adapters"
 import { TestSqlLayer } from "@app/adapters/testing/TestDatabase"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, LogLevel, Logger, Option } from "effect"
-import { CoreBankingLive } from "@app/sandbox"
+import { coreBankingLayer } from "@app/adapters/corebanking/Provider"
+import { EmbeddedSandbox } from "@app/sandbox"
 import { HttpAppWithoutProvider } from "../src/Server.js"
 import { expectFailure, expectSuccess, me, post } from "./support/Fixtures.js"
 import { bankCustomer, depositRows, get } from "./support/BankingFixtures.js"
 import { outboxFile } from "./support/TestServer.js"
 
 const ProductionTestServer = HttpAppWithoutProvider.pipe(
-  Layer.provideMerge(CoreBankingLive),
+  Layer.provideMerge(coreBankingLayer(EmbeddedSandbox)),
   Layer.provideMerge(NodeHttpServer.layerTest),
   Layer.provideMerge(adaptersLayer(TestSqlLayer)),
   Layer.provideMerge(AppConfigTest({ appEnv: "production", notifyOutboxFile: Option.some(outboxFile) })),

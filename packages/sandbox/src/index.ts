@@ -24,4 +24,4 @@ export {
   SANDBOX_BANK,
   type SandboxBankEntry
 } from "./TestData.js"
-export * from "./Provider.js"
+export * from "./Embedded.js"

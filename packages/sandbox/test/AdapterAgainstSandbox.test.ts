@@ -23,10 +23,11 @@ import {
 } from "@app/domain"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, layer } from "@effect/vitest"
+import { coreBankingLayer } from "@app/adapters/corebanking/Provider"
 import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import {
   conservation,
-  CoreBankingLive,
+  EmbeddedSandbox,
   ledger,
   SANDBOX_BANK,
   type SandboxOptions,
@@ -523,7 +524,7 @@ layer(TestLayer, { excludeTestServices: true, timeout: "60 seconds" })("HTTP ada
         yield* conserved
       })))
 
-    it.effect("CoreBankingLive's embedded sandbox takes both options from AppConfig", () =>
+    it.effect("the embedded sandbox (coreBankingLayer(EmbeddedSandbox)) takes both options from AppConfig", () =>
       Effect.gen(function*() {
         const cb = yield* CoreBanking
         const accountNumber = yield* fundedAccount(10_000n)
@@ -535,7 +536,7 @@ layer(TestLayer, { excludeTestServices: true, timeout: "60 seconds" })("HTTP ada
         const error = yield* refused(transferQuoting(enquiry, 1_000n, ref("T")), "26") // SANDBOX_NIP_SESSION_TTL_MS
         expect(error.reason).toContain("2 minutes")
       }).pipe(
-        Effect.provide(CoreBankingLive.pipe(
+        Effect.provide(coreBankingLayer(EmbeddedSandbox).pipe(
           Layer.provide(AppConfigTest({ sandboxDuplicateReferences: "reject", sandboxNipSessionTtlMs: 2 * 60_000 }))
         ))
       ))

@@ -13,7 +13,8 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { CoreBankingLive } from "@app/sandbox"
+import { coreBankingLayer } from "@app/adapters/corebanking/Provider"
+import { EmbeddedSandbox } from "@app/sandbox"
 import { HttpAppWithoutProvider } from "../../src/Server.js"
 
 export const outboxFile = path.join(os.tmpdir(), `outbox-${randomUUID()}.jsonl`)
@@ -24,7 +25,7 @@ export const outboxFile = path.join(os.tmpdir(), `outbox-${randomUUID()}.jsonl`)
  */
 export const testServer = (config: Partial<AppConfigShape> = {}) =>
   HttpAppWithoutProvider.pipe(
-    Layer.provideMerge(CoreBankingLive),
+    Layer.provideMerge(coreBankingLayer(EmbeddedSandbox)),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(adaptersLayer(TestSqlLayer)),
     Layer.provideMerge(AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024, ...config })),

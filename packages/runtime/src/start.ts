@@ -6,7 +6,7 @@
 import { AdaptersLive, AppConfigLive } from "@app/adapters"
 import { runService } from "@app/adapters/Runner"
 import { HttpAppWithoutProvider, NodeServerLive } from "@app/http"
-import { CoreBankingLive } from "@app/sandbox"
+import { CoreBankingLive } from "./CoreBankingLive.js"
 import { SchedulerLive } from "@app/scheduler"
 import { Layer } from "effect"
 

@@ -1,0 +1,40 @@
+/**
+ * Which core banking provider serves this process, chosen once at start-up:
+ * - CORE_BANKING_URL set: the HTTP adapter talks to that provider (a real one, or a sandbox started
+ *   on its own with `npm run sandbox`);
+ * - unset: an in-process provider (the runnables pass the sandbox bank, see `@app/runtime`) is
+ *   started, and the same HTTP adapter talks to it, so the adapter is exercised exactly as in
+ *   production.
+ * Both come with the domain's caches (balance 5 s, bank list 24 h). The choice lives here, in the
+ * adapters, and the in-process provider is a parameter, so production code never imports the test
+ * bank: only the composition root (and tests) name it.
+ */
+import { NodeHttpClient } from "@effect/platform-node"
+import { Banking } from "@app/domain"
+import { Context, Effect, Layer, Option } from "effect"
+import { AppConfig } from "../AppConfig.js"
+import * as HttpCoreBanking from "./HttpCoreBanking.js"
+
+/** A provider running in this process when CORE_BANKING_URL is unset: where it listens. */
+export class EmbeddedProvider extends Context.Tag("EmbeddedProvider")<EmbeddedProvider, { readonly baseUrl: string }>() {}
+
+const adapterFor = (baseUrl: string) =>
+  Effect.map(AppConfig, (config) =>
+    HttpCoreBanking.layer({
+      baseUrl,
+      token: config.coreBankingToken,
+      timeoutMs: config.coreBankingTimeoutMs
+    }).pipe(Layer.provide(NodeHttpClient.layerUndici)))
+
+/** CoreBanking, TestFunding and the caches, from CORE_BANKING_URL or else from `embedded`. */
+export const coreBankingLayer = <E, R>(embedded: Layer.Layer<EmbeddedProvider, E, R>) =>
+  Layer.unwrapEffect(
+    Effect.map(AppConfig, (config) =>
+      Option.match(config.coreBankingUrl, {
+        onSome: (url) => Layer.unwrapEffect(adapterFor(url)),
+        onNone: () =>
+          Layer.unwrapEffect(Effect.flatMap(EmbeddedProvider, (provider) => adapterFor(provider.baseUrl))).pipe(
+            Layer.provide(embedded)
+          )
+      }))
+  ).pipe((provider) => Banking.BankingCachesLive.pipe(Layer.provideMerge(provider)))
