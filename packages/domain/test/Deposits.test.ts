@@ -1,6 +1,7 @@
 import {describe, expect, it} from "@effect/vitest"
 import {Duration, Effect, TestClock} from "effect"
 import * as Banking from "../src/banking/index.js"
+import * as Transactions from "../src/transactions/History.js"
 import { CoreBanking, TestFunding } from "../src/banking/CoreBanking.js"
 import {bankedAda, bankedBola, bvnVerifiedAda, inMemory} from "./support/Fixtures.js"
 import {FakeBank, Store} from "./support/InMemory.js"
@@ -73,7 +74,7 @@ describe("Banking.syncDeposits", () => {
       const result = yield* Banking.syncDeposits(accountId)
       expect(result).toEqual({ balanceKobo: 8_000n, newDeposits: 1 })
       expect(yield* Store.transactions).toHaveLength(1)
-      expect(yield* Banking.providerTransactions(accountId)).toHaveLength(3)
+      expect(yield* Transactions.providerTransactions(accountId)).toHaveLength(3)
       expect(yield* FakeBank.conserved).toBe(true)
     })))
 
@@ -115,8 +116,8 @@ describe("Banking.syncDeposits", () => {
       const tags = yield* Effect.all([
         Effect.flip(Banking.syncDeposits(accountId)),
         Effect.flip(Banking.testDeposit(accountId)),
-        Effect.flip(Banking.providerTransactions(accountId)),
-        Effect.flip(Banking.transactions(accountId, { page: 1, pageSize: 20 }))
+        Effect.flip(Transactions.providerTransactions(accountId)),
+        Effect.flip(Transactions.transactions(accountId, { page: 1, pageSize: 20 }))
       ])
       expect(tags.map((e) => e._tag)).toEqual(["NoBankAccount", "NoBankAccount", "NoBankAccount", "NoBankAccount"])
     })))
@@ -166,16 +167,16 @@ describe("Banking.transactions / transaction", () => {
         yield* Banking.testDeposit(ada.accountId, amount)
       }
       yield* Banking.testDeposit(bola.accountId, 999n)
-      const first = yield* Banking.transactions(ada.accountId, { page: 1, pageSize: 2 })
+      const first = yield* Transactions.transactions(ada.accountId, { page: 1, pageSize: 2 })
       expect(first.total).toBe(3)
       expect(first.items.map((t) => t.amountKobo)).toEqual([300n, 200n])
-      const second = yield* Banking.transactions(ada.accountId, { page: 2, pageSize: 2 })
+      const second = yield* Transactions.transactions(ada.accountId, { page: 2, pageSize: 2 })
       expect(second.items.map((t) => t.amountKobo)).toEqual([100n])
 
       const row = first.items[0]!
-      expect(yield* Banking.transaction(ada.accountId, row.id)).toEqual(row)
-      expect((yield* Effect.flip(Banking.transaction(bola.accountId, row.id)))._tag).toBe("TransactionNotFound")
-      expect((yield* Effect.flip(Banking.transaction(ada.accountId, "00000000-0000-4000-8000-00000000ffff")))._tag).toBe(
+      expect(yield* Transactions.transaction(ada.accountId, row.id)).toEqual(row)
+      expect((yield* Effect.flip(Transactions.transaction(bola.accountId, row.id)))._tag).toBe("TransactionNotFound")
+      expect((yield* Effect.flip(Transactions.transaction(ada.accountId, "00000000-0000-4000-8000-00000000ffff")))._tag).toBe(
         "TransactionNotFound"
       )
     })))
@@ -184,7 +185,7 @@ describe("Banking.transactions / transaction", () => {
     inMemory(Effect.gen(function*() {
       const { accountId, accountNumber } = yield* bankedAda
       yield* Banking.testDeposit(accountId, 4_200n)
-      const rows = yield* Banking.providerTransactions(accountId)
+      const rows = yield* Transactions.providerTransactions(accountId)
       expect(rows).toEqual((yield* FakeBank.account(accountNumber)).history)
       expect(rows[0]).toMatchObject({ direction: "credit", channel: "nip_inbound", amountKobo: 4_200n })
     })))

@@ -1,11 +1,12 @@
 import {describe, expect, it} from "@effect/vitest"
 import {Cause, Effect, Exit} from "effect"
 import * as Auth from "../src/auth/index.js"
+import * as Referrals from "../src/referrals/ReferralCode.js"
 import { AccountRepo } from "../src/account/Ports.js"
 import {ADA, BOLA, inMemory, pw, registerAda, registerBola} from "./support/Fixtures.js"
 import {HasherProbe, RandomControl, Store} from "./support/InMemory.js"
 
-const referralCode = new RegExp(`^[${Auth.REFERRAL_ALPHABET}]{${Auth.REFERRAL_CODE_LENGTH}}$`)
+const referralCode = new RegExp(`^[${Referrals.REFERRAL_ALPHABET}]{${Referrals.REFERRAL_CODE_LENGTH}}$`)
 
 describe("Auth.register", () => {
   it.effect("creates an unverified customer with pending KYC and a referral code", () =>
@@ -35,7 +36,7 @@ describe("Auth.register", () => {
       })
       expect(customer.id).not.toBe(account.id)
       expect(customer.referralCode).toMatch(referralCode)
-      expect(Auth.REFERRAL_CODE_LENGTH).toBe(8)
+      expect(Referrals.REFERRAL_CODE_LENGTH).toBe(8)
     })))
 
   it.effect("stores a hash of the password, never the password", () =>
@@ -52,7 +53,7 @@ describe("Auth.register", () => {
       const { customer } = yield* registerAda()
       expect(customer.referralCode).toBe("ZZ99ZZ99")
       // no ambiguous characters can ever appear
-      expect(Auth.REFERRAL_ALPHABET).not.toMatch(/[01OIL]/)
+      expect(Referrals.REFERRAL_ALPHABET).not.toMatch(/[01OIL]/)
     })))
 
   it.effect("phone is optional", () =>

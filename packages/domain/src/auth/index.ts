@@ -2,9 +2,7 @@
  * Identity: registration, verification, sign-in, sessions, one-time codes and passwords.
  */
 export { accessTokenFor, authenticate, login, type LoginInput, rotateRefreshToken, TokenPolicy } from "./Sessions.js"
-export { REFERRAL_ALPHABET, REFERRAL_CODE_LENGTH } from "../referrals/ReferralCode.js"
 export { checkEmailAvailable, register, type RegisterInput } from "./Registration.js"
 export { sendEmailOtp, sendPhoneOtp, verifyEmailOtp, verifyPhoneOtp } from "./Verification.js"
 export { passOtpGate, requestActionOtp, withConsumedOtp } from "./OtpGate.js"
 export { changePassword, forgotPassword, resetPassword } from "./Passwords.js"
-export { getProfile } from "../account/Accounts.js"

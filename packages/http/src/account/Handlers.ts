@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Auth, Banking, Plans } from "@app/domain"
+import { Accounts, Auth, Banking, Plans } from "@app/domain"
 import { Effect, Option } from "effect"
 import { Api } from "../Api.js"
 import { bankAccountHandlers } from "../banking/Handlers.js"
@@ -31,7 +31,7 @@ const bankingFields = (accountId: string) =>
   )
 
 const accountOnly = (accountId: string) =>
-  Effect.map(Auth.getProfile(accountId), ({ customer }) =>
+  Effect.map(Accounts.getProfile(accountId), ({ customer }) =>
     customer.coreAccountNumber === null
       ? {}
       : { coreAccountNumber: customer.coreAccountNumber, pndActive: Banking.isPndActive(customer) })
@@ -43,7 +43,7 @@ export const CustomerHandlers = HttpApiBuilder.group(Api, "customers", (handlers
     .handle("me", () =>
       Effect.gen(function*() {
         const accountId = yield* signedIn
-        const found = yield* Auth.getProfile(accountId)
+        const found = yield* Accounts.getProfile(accountId)
         const plan = yield* Plans.findPlan(found.customer.id)
         return {
           ...profileView(found),

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { AppConfig } from "@app/adapters"
-import { Banking, Fees, SecretHasher } from "@app/domain"
+import { Banking, Fees, SecretHasher, Transactions } from "@app/domain"
 import { Effect, Option, Redacted } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
@@ -25,7 +25,7 @@ export const bankAccountHandlers = {
   balance: () =>
     Effect.flatMap(signedIn, (accountId) => Banking.balance(accountId)).pipe(Effect.map(balanceView), customer),
   providerTransactions: () =>
-    Effect.flatMap(signedIn, (accountId) => Banking.providerTransactions(accountId)).pipe(
+    Effect.flatMap(signedIn, (accountId) => Transactions.providerTransactions(accountId)).pipe(
       Effect.map((rows) => rows.map(providerTransactionView)),
       customer
     )

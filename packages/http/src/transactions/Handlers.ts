@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Banking, Reports } from "@app/domain"
+import { Reports, Transactions } from "@app/domain"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
@@ -12,12 +12,12 @@ const transactions = mapDomainErrors("Transaction")
 export const TransactionHandlers = HttpApiBuilder.group(Api, "transactions", (handlers) =>
   handlers
     .handle("list", ({ urlParams }) =>
-      Effect.flatMap(signedIn, (accountId) => Banking.transactions(accountId, urlParams)).pipe(
+      Effect.flatMap(signedIn, (accountId) => Transactions.transactions(accountId, urlParams)).pipe(
         Effect.map(pageView),
         transactions
       ))
     .handle("get", ({ path }) =>
-      Effect.flatMap(signedIn, (accountId) => Banking.transaction(accountId, path.id)).pipe(
+      Effect.flatMap(signedIn, (accountId) => Transactions.transaction(accountId, path.id)).pipe(
         Effect.map(transactionView),
         transactions
       ))
