@@ -9,7 +9,9 @@ import { AuthApi } from "./auth/Api.js"
 import { BanksApi, DepositsApi, KycApi, WebhooksApi } from "./banking/Api.js"
 import { BeneficiariesApi } from "./beneficiaries/Api.js"
 import { PlansApi } from "./plans/Api.js"
+import { errorCatalogueMarkdown } from "./DomainErrors.js"
 import { Failures } from "./shared/Envelope.js"
+import { documentValidationFailures } from "./shared/OpenApiDoc.js"
 import { Authentication } from "./shared/Security.js"
 import { TransactionsApi } from "./transactions/Api.js"
 import { TransfersApi } from "./transfers/Api.js"
@@ -29,4 +31,11 @@ export class Api extends HttpApi.make("kobo-plans")
   .addError(Failures[500])
   .annotate(OpenApi.Title, "Custodial savings and scheduled disbursement service")
   .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.Transform, documentValidationFailures)
+  .annotate(
+    OpenApi.Description,
+    "Every response uses the envelope `{apiObject, code, status, message, result}`. Every failure also " +
+      "carries `error`: an object with a stable machine-readable `code` (branch on it, never on the message) " +
+      "and any detail.\n\n## Error codes\n\n" + errorCatalogueMarkdown
+  )
 {}

@@ -1,18 +1,20 @@
 /**
  * Domain failures → HTTP: the features' error tables (`<feature>/Errors.ts`) combined into one,
- * which must have an entry for every tag of DomainError (a failure without one does not compile).
+ * which must have an entry for every tag of DomainError (a failure without one does not compile),
+ * and their catalogues combined into `errorCatalogue`.
  * Messages are the spec's where it gives one. Each group passes its apiObject.
  */
+import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { type AccountError, accountErrors } from "./account/Errors.js"
-import { type AuthError, authErrors } from "./auth/Errors.js"
-import { type BankingError, bankingErrors, providerErrors } from "./banking/Errors.js"
-import { type BeneficiaryError, beneficiaryErrors } from "./beneficiaries/Errors.js"
-import { type PlanError, planErrors } from "./plans/Errors.js"
-import { httpFailure, type HttpFailureWith } from "./shared/Envelope.js"
-import type { ErrorEntry, ErrorTable } from "./shared/ErrorTable.js"
-import { type TransactionError, transactionErrors } from "./transactions/Errors.js"
-import { type TransferError, transferErrors } from "./transfers/Errors.js"
+import { accountCodes, type AccountError, accountErrors } from "./account/Errors.js"
+import { authCodes, type AuthError, authErrors } from "./auth/Errors.js"
+import { bankingCodes, type BankingError, bankingErrors, bankingHandlerCodes, providerCodes, providerErrors } from "./banking/Errors.js"
+import { beneficiaryCodes, type BeneficiaryError, beneficiaryErrors } from "./beneficiaries/Errors.js"
+import { planCodes, type PlanError, planErrors } from "./plans/Errors.js"
+import { type HttpFailure, httpFailure, type HttpFailureWith } from "./shared/Envelope.js"
+import { type CodeInfo, type ErrorEntry, type ErrorTable, sharedCodes } from "./shared/ErrorTable.js"
+import { transactionCodes, type TransactionError, transactionErrors } from "./transactions/Errors.js"
+import { transferCodes, type TransferError, transferErrors } from "./transfers/Errors.js"
 import type { CoreBankingError } from "@app/domain"
 
 export type DomainError =
@@ -36,6 +38,32 @@ const errorTable = {
   ...planErrors
 } satisfies ErrorTable<DomainError>
 
+/**
+ * Every failure code the API answers, with its status and meaning: the one catalogue, published in
+ * the README and in the OpenAPI document's description (so on /docs).
+ */
+export const errorCatalogue: Readonly<Record<string, CodeInfo>> = {
+  ...sharedCodes,
+  ...authCodes,
+  ...accountCodes,
+  ...bankingCodes,
+  ...bankingHandlerCodes,
+  ...providerCodes,
+  ...beneficiaryCodes,
+  ...transferCodes,
+  ...transactionCodes,
+  ...planCodes
+}
+
+/** The catalogue as a Markdown table (code, status, meaning), sorted by status then code. */
+export const errorCatalogueMarkdown = [
+  "| code | status | meaning |",
+  "|---|---|---|",
+  ...Object.entries(errorCatalogue)
+    .sort(([a, x], [b, y]) => x.status - y.status || a.localeCompare(b))
+    .map(([code, { meaning, status }]) => `| \`${code}\` | ${status} | ${meaning} |`)
+].join("\n")
+
 /** The entry of a domain failure: its status, stable code, message and detail. */
 export const errorEntry = (e: DomainError): ErrorEntry => (errorTable[e._tag] as (e: DomainError) => ErrorEntry)(e)
 
@@ -50,8 +78,8 @@ type PerStatus<S extends number> = S extends number ? HttpFailureWith<S> : never
 export type HttpFailureOf<E extends DomainError> = PerStatus<StatusOf<E>>
 
 export const toHttpFailure = (apiObject: string) => <E extends DomainError>(e: E): HttpFailureOf<E> => {
-  const { detail, message, status } = errorEntry(e)
-  return httpFailure(status, apiObject, message, detail) as HttpFailureOf<E>
+  const { code, detail, message, status } = errorEntry(e)
+  return httpFailure(status, code, apiObject, message, detail) as HttpFailureOf<E>
 }
 
 /** Provider trouble is for operators to see too, not only the client. */
@@ -64,7 +92,23 @@ const logProviderTrouble = (e: DomainError) =>
     ? Effect.logWarning("core banking refused").pipe(Effect.annotateLogs({ operation: e.operation, code: e.code }))
     : Effect.void
 
+/**
+ * A failure that says when to retry (`retryAfterSeconds`: cooldowns, lockouts) also answers the
+ * standard Retry-After header, in whole seconds.
+ */
+const retryAfterHeader = (failure: HttpFailure) => {
+  const seconds = failure.detail?.retryAfterSeconds
+  return typeof seconds === "number"
+    ? HttpApp.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(Math.max(0, Math.ceil(seconds)))))
+    )
+    : Effect.void
+}
+
 /** Pipe a use case through this to turn its domain failures into envelopes of `apiObject`. */
 export const mapDomainErrors = (apiObject: string) =>
   <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, HttpFailureOf<E>, R> =>
-    Effect.mapError(Effect.tapError(effect, logProviderTrouble), toHttpFailure(apiObject))
+    Effect.tapError(
+      Effect.mapError(Effect.tapError(effect, logProviderTrouble), toHttpFailure(apiObject)),
+      retryAfterHeader
+    )

@@ -12,7 +12,7 @@
 import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { Api } from "./Api.js"
-import { failureResponse, HttpFailure, validationFailure } from "./shared/Envelope.js"
+import { failureResponse, HttpFailure, httpFailure, validationFailure } from "./shared/Envelope.js"
 
 const apiObjects: ReadonlyArray<readonly [string, string]> = [
   ["/api/v1/auth", "Auth"],
@@ -77,7 +77,7 @@ export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
         if (error instanceof HttpApiError.HttpApiDecodeError) return failureResponse(decodeFailure(apiObject, error))
         if (HttpServerError.isServerError(error)) {
           if (error._tag === "RouteNotFound") {
-            return failureResponse(new HttpFailure({ status: 404, apiObject, message: "Route not found" }))
+            return failureResponse(httpFailure(404, "ROUTE_NOT_FOUND", apiObject, "Route not found"))
           }
           if (error._tag === "RequestError") {
             return failureResponse(validationFailure(apiObject, {}, [describeRequestError(error)]))
@@ -94,12 +94,13 @@ export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
           })
         )
         return failureResponse(
-          new HttpFailure({
-            status: 500,
+          httpFailure(
+            500,
+            "INTERNAL_ERROR",
             apiObject,
-            message: "Something went wrong on our side. Please try again; if it persists, contact support with the correlation id.",
-            error: { correlationId }
-          })
+            "Something went wrong on our side. Please try again; if it persists, contact support with the correlation id.",
+            { correlationId }
+          )
         )
       }))
   ),

@@ -176,7 +176,8 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("custome
           code: 401,
           status: "failure",
           message: AUTH_REQUIRED,
-          result: {}
+          result: {},
+          error: { code: "AUTHENTICATION_REQUIRED" }
         })
       }))
   })

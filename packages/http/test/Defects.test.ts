@@ -33,9 +33,9 @@ layer(TestServer.pipe(Layer.provide(CapturingLogger)), { excludeTestServices: tr
             code: 500,
             status: "failure",
             result: {},
-            error: { correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) }
+            error: { code: "INTERNAL_ERROR", correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) }
           })
-          expect(Object.keys(failed.body.error)).toEqual(["correlationId"])
+          expect(Object.keys(failed.body.error).sort()).toEqual(["code", "correlationId"])
           expect(failed.text).not.toMatch(/refresh_tokens|\brelation\b|SqlError|\bselect\b|\bat \S+:\d+/i)
 
           const id: string = failed.body.error.correlationId

@@ -42,7 +42,8 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("envelop
           code: 400,
           status: "failure",
           message: "Account not found",
-          result: {}
+          result: {},
+          error: { code: "ACCOUNT_NOT_FOUND" }
         })
       }))
 
@@ -50,7 +51,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("envelop
       Effect.gen(function*() {
         const reply = yield* post(CHECK_EMAIL, { email: "not-an-email" })
         const error = expectValidation(reply, { fields: ["email"] })
-        expect(error).toEqual({ fieldErrors: { email: [expect.any(String)] }, formErrors: [] })
+        expect(error).toEqual({ code: "VALIDATION_ERROR", fieldErrors: { email: [expect.any(String)] }, formErrors: [] })
       }))
   })
 

@@ -1,6 +1,8 @@
 /** The OpenAPI document at /api/v1/openapi.json and the docs page at /docs. */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import * as fs from "node:fs"
+import { errorCatalogue } from "../src/DomainErrors.js"
 import { api } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 
@@ -57,6 +59,48 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("openapi
         const schema = responses["201"].content["application/json"].schema
         expect(schema.required).toEqual(expect.arrayContaining(["apiObject", "code", "status", "message", "result"]))
         expect(JSON.stringify(doc)).not.toMatch(/passwordHash|pinHash|bvnHash/)
+      }))
+  })
+
+  describe("the error contract in the document", () => {
+    it.effect("every failure response of every endpoint requires error.code", () =>
+      Effect.gen(function*() {
+        const doc = (yield* api("GET", "/api/v1/openapi.json")).body
+        const resolve = (schema: any): any =>
+          schema?.$ref ? resolve(doc.components.schemas[schema.$ref.split("/").pop()]) : schema
+        const branches = (schema: any): Array<any> => {
+          const s = resolve(schema)
+          return s.anyOf ?? s.oneOf ? (s.anyOf ?? s.oneOf).flatMap(branches) : [s]
+        }
+        let checked = 0
+        for (const [path, methods] of Object.entries<any>(doc.paths)) {
+          for (const [method, operation] of Object.entries<any>(methods)) {
+            for (const [status, response] of Object.entries<any>(operation.responses ?? {})) {
+              if (Number(status) < 400) continue
+              const schema = response.content?.["application/json"]?.schema
+              expect(schema, `${method} ${path} ${status} has a JSON schema`).toBeDefined()
+              for (const branch of branches(schema)) {
+                const where = `${method.toUpperCase()} ${path} ${status}`
+                expect(branch.required, where).toEqual(expect.arrayContaining(["status", "message", "error"]))
+                expect(resolve(branch.properties.error).required, where).toContain("code")
+                checked++
+              }
+            }
+          }
+        }
+        expect(checked).toBeGreaterThan(Object.keys(doc.paths).length)
+      }))
+
+    it.effect("publishes the whole catalogue in the description, and the README shows it too", () =>
+      Effect.gen(function*() {
+        const doc = (yield* api("GET", "/api/v1/openapi.json")).body
+        const readme = fs.readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
+        expect(Object.keys(errorCatalogue).length).toBeGreaterThan(40)
+        for (const [code, { status }] of Object.entries(errorCatalogue)) {
+          expect(code).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/)
+          expect(doc.info.description, code).toContain(`| \`${code}\` | ${status} |`)
+          expect(readme, `README lists ${code}`).toContain(`| \`${code}\` | ${status} |`)
+        }
       }))
   })
 

@@ -55,8 +55,11 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("one-tim
       Effect.gen(function*() {
         const account = yield* register("eresend")
         expectSuccess(yield* post(EMAIL_SEND, { accountId: account.id }))
-        const error = expectFailure(yield* post(EMAIL_SEND, { accountId: account.id }), 429, COOLDOWN)
+        const refused = yield* post(EMAIL_SEND, { accountId: account.id })
+        const error = expectFailure(refused, 429, COOLDOWN)
+        expect(error.code).toBe("OTP_COOLDOWN")
         const retry = error.retryAfterSeconds
+        expect(refused.headers["retry-after"]).toBe(String(retry))
         expect(Number.isInteger(retry)).toBe(true)
         expect(retry).toBeGreaterThanOrEqual(55)
         expect(retry).toBeLessThanOrEqual(60)

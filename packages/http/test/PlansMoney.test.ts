@@ -110,7 +110,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         expect(rows.map((r) => r.amountKobo)).toEqual(["100001", "100000"])
         expect(Date.parse(rows[0].createdAt)).toBeGreaterThanOrEqual(Date.parse(rows[1].createdAt))
         expect(noticesTo(c.email, "plan_completed")).toHaveLength(1)
-        expect(expectFailure(yield* extraCashQuote(c.accessToken), 400, "No active disbursement plan", DISBURSEMENT)).toBeUndefined()
+        expect(expectFailure(yield* extraCashQuote(c.accessToken), 400, "No active disbursement plan", DISBURSEMENT)).toEqual({ code: "PLAN_NOT_ACTIVE" })
 
         const next = yield* upsert(c.accessToken, planBody())
         expect(next.id).not.toBe(c.plan.id)

@@ -130,7 +130,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "90 seconds" })("transfe
       Effect.gen(function*() {
         const c = yield* funded("tr-short", AMOUNT)
         const short = expectFailure(yield* post(TRANSFER, body(), c.accessToken), 400, "Insufficient balance", "Transaction")
-        expect(short).toEqual({ requiredKobo: String(AMOUNT + FEE), availableKobo: String(AMOUNT) })
+        expect(short).toEqual({ code: "INSUFFICIENT_BALANCE", requiredKobo: String(AMOUNT + FEE), availableKobo: String(AMOUNT) })
         const fresh = yield* bankCustomer("tr-nodeposit")
         expectFailure(yield* post(TRANSFER, body(), fresh.accessToken), 400, /first deposit/, "Transaction")
         expect(yield* balanceOf(c.accessToken)).toBe(AMOUNT)

@@ -13,7 +13,7 @@ import type {
   PhoneTaken,
   Unauthenticated
 } from "@app/domain"
-import type { ErrorTable } from "../shared/ErrorTable.js"
+import type { Catalogue, ErrorTable } from "../shared/ErrorTable.js"
 
 export type AuthError =
   | EmailTaken
@@ -55,3 +55,20 @@ export const authErrors = {
     message: "This account has no password; use social sign-in or set a password first"
   })
 } satisfies ErrorTable<AuthError>
+
+/** The codes of authErrors, with their meaning (published in the catalogue). */
+export const authCodes = {
+  EMAIL_TAKEN: { status: 400, meaning: "The email belongs to another account" },
+  PHONE_TAKEN: { status: 400, meaning: "The phone number belongs to another account" },
+  NO_EMAIL_ON_FILE: { status: 400, meaning: "An email code was asked for an account without an email" },
+  NO_PHONE_ON_FILE: { status: 400, meaning: "A phone code was asked for an account without a phone number" },
+  OTP_INCORRECT: { status: 400, meaning: "The one-time code is wrong" },
+  OTP_EXPIRED: { status: 400, meaning: "The one-time code has expired, was used, or was never issued; request a new one" },
+  OTP_INVALID: { status: 401, meaning: "The otpPinId/otpCode of an OTP-gated operation is invalid or expired; request a new code" },
+  OTP_COOLDOWN: { status: 429, meaning: "Too many codes requested; retry after `error.retryAfterSeconds` (also the Retry-After header)" },
+  INVALID_CREDENTIALS: { status: 401, meaning: "Wrong email or password" },
+  INVALID_REFRESH_TOKEN: { status: 401, meaning: "The refresh token is unknown, expired, revoked or already used; sign in again" },
+  AUTHENTICATION_REQUIRED: { status: 401, meaning: "No valid bearer token (missing, expired or invalid)" },
+  PASSWORD_REUSED: { status: 400, meaning: "The new password equals the current one" },
+  NO_PASSWORD_SET: { status: 400, meaning: "The account has no password (social sign-in); set one first" }
+} satisfies Catalogue<typeof authErrors>

@@ -12,7 +12,7 @@ import type {
   NoBankAccount,
   UnknownAccountNumber
 } from "@app/domain"
-import { type ErrorTable, validationError } from "../shared/ErrorTable.js"
+import { type Catalogue, type CodeInfo, type ErrorTable, validationError } from "../shared/ErrorTable.js"
 
 export type BankingError =
   | BvnAlreadyVerified
@@ -75,3 +75,29 @@ export const providerErrors = {
     message: "The bank is unavailable right now. Please try again later."
   })
 } satisfies ErrorTable<CoreBankingError>
+
+/** The codes of bankingErrors, with their meaning (published in the catalogue). */
+export const bankingCodes = {
+  BVN_ALREADY_VERIFIED: { status: 400, meaning: "This account's BVN is already verified" },
+  BVN_TAKEN: { status: 400, meaning: "The BVN is verified on another account" },
+  BVN_NOT_FOUND: { status: 400, meaning: "The BVN registry has no such BVN" },
+  BVN_DATE_OF_BIRTH_MISMATCH: { status: 400, meaning: "The date of birth differs from the BVN record" },
+  CUSTOMER_NOT_VERIFIED: { status: 400, meaning: "Verify the email before opening a bank account; `error.customerStatus` gives the state" },
+  BVN_NOT_VERIFIED: { status: 400, meaning: "Verify the BVN before opening a bank account" },
+  BANK_ACCOUNT_EXISTS: { status: 400, meaning: "The customer already has a bank account (`error.accountNumber`)" },
+  NO_BANK_ACCOUNT: { status: 400, meaning: "The operation needs a bank account; open one first" },
+  UNKNOWN_ACCOUNT_NUMBER: { status: 400, meaning: "No customer has this account number" }
+} satisfies Catalogue<typeof bankingErrors>
+
+/** The codes of providerErrors, with their meaning (published in the catalogue). */
+export const providerCodes = {
+  PROVIDER_UNKNOWN_OUTCOME: { status: 500, meaning: "The bank gave no answer in time; retrying is safe (never applied twice)" },
+  PROVIDER_REFUSED: { status: 500, meaning: "The bank refused the request (`error.providerCode`)" },
+  PROVIDER_UNAVAILABLE: { status: 500, meaning: "The bank cannot be used right now; retry later" }
+} satisfies Catalogue<typeof providerErrors>
+
+/** Failures the banking handlers answer themselves. */
+export const bankingHandlerCodes = {
+  TEST_DEPOSITS_DISABLED: { status: 403, meaning: "The test deposit endpoint is disabled in production" },
+  WEBHOOK_UNAUTHORIZED: { status: 401, meaning: "The webhook call lacks the shared secret header, or it is wrong" }
+} as const satisfies Record<string, CodeInfo>

@@ -6,7 +6,7 @@ import type {
   InvalidAccountNumber,
   InvalidBankCode
 } from "@app/domain"
-import { type ErrorTable, validationError } from "../shared/ErrorTable.js"
+import { type Catalogue, type ErrorTable, validationError } from "../shared/ErrorTable.js"
 
 export type BeneficiaryError =
   | InvalidAccountNumber
@@ -22,3 +22,11 @@ export const beneficiaryErrors = {
   BeneficiaryAlreadySaved: () => ({ status: 400, code: "BENEFICIARY_ALREADY_SAVED", message: "Beneficiary already saved" }),
   BeneficiaryNotFound: () => ({ status: 404, code: "BENEFICIARY_NOT_FOUND", message: "Beneficiary not found" })
 } satisfies ErrorTable<BeneficiaryError>
+
+/** The codes of beneficiaryErrors, with their meaning (published in the catalogue). */
+export const beneficiaryCodes = {
+  INVALID_BANK_CODE: { status: 400, meaning: "The bank code is not in the bank list (`error.bankCode`)" },
+  BENEFICIARY_ACCOUNT_NOT_FOUND: { status: 400, meaning: "The bank's name enquiry found no such account" },
+  BENEFICIARY_ALREADY_SAVED: { status: 400, meaning: "This account is already a saved beneficiary" },
+  BENEFICIARY_NOT_FOUND: { status: 404, meaning: "No beneficiary of the customer has this id" }
+} satisfies Catalogue<typeof beneficiaryErrors>

@@ -7,7 +7,7 @@ import type {
   PlanNotActive,
   PlanNotFound
 } from "@app/domain"
-import { type ErrorTable, validationError } from "../shared/ErrorTable.js"
+import { type Catalogue, type ErrorTable, validationError } from "../shared/ErrorTable.js"
 
 export type PlanError =
   | PlanNotFound
@@ -25,3 +25,12 @@ export const planErrors = {
   BorrowNotEligible: (e) => ({ status: 400, code: "BORROW_NOT_ELIGIBLE", message: e.reason }),
   ExtraCashNotAllowed: (e) => ({ status: 400, code: "EXTRA_CASH_NOT_ALLOWED", message: e.reason })
 } satisfies ErrorTable<PlanError>
+
+/** The codes of planErrors, with their meaning (published in the catalogue). */
+export const planCodes = {
+  PLAN_NOT_FOUND: { status: 404, meaning: "The customer has no disbursement plan" },
+  PLAN_NOT_ACTIVE: { status: 400, meaning: "The operation needs an active plan" },
+  PAYOUT_IN_PROGRESS: { status: 400, meaning: "A payout of the plan is being made; retry shortly" },
+  BORROW_NOT_ELIGIBLE: { status: 400, meaning: "Borrow is not available now; the message says why" },
+  EXTRA_CASH_NOT_ALLOWED: { status: 400, meaning: "Extra Cash is not available now; the message says why" }
+} satisfies Catalogue<typeof planErrors>

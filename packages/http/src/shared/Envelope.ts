@@ -5,7 +5,9 @@
  * Success: `success(apiObject, payload)` is a Schema.transform from the envelope to the payload,
  * so handlers return plain values while the wire and the OpenAPI document show the envelope.
  *
- * Failure: one error class, `HttpFailure`, carries status, message and detail. Its schemas (one per
+ * Failure: one error class, `HttpFailure`, carries status, code, message and detail; the envelope's
+ * `error` is `{ code, ...detail }`, so every failure has a stable `error.code` (the catalogue is
+ * `errorCatalogue`, see shared/ErrorTable.ts). Its schemas (one per
  * status, so HttpApi knows each status) encode it to the failure envelope; `failureResponse`
  * builds the same envelope for failures that never reach a schema (decode errors, unknown routes,
  * defects) in the API middleware.
@@ -42,9 +44,12 @@ export const NoData = Schema.Struct({})
 
 export class HttpFailure extends Data.TaggedError("HttpFailure")<{
   readonly status: number
+  /** the stable machine-readable code, UPPER_SNAKE */
+  readonly code: string
   readonly apiObject: string
   readonly message: string
-  readonly error?: unknown
+  /** more of the envelope's `error`, beside `code` */
+  readonly detail?: Readonly<Record<string, unknown>>
 }> {}
 
 /**
@@ -54,8 +59,13 @@ export class HttpFailure extends Data.TaggedError("HttpFailure")<{
 export type HttpFailureWith<S extends number> = HttpFailure & { readonly status: S }
 
 /** A failure of `status`, typed by it (see HttpFailureWith). */
-export const httpFailure = <S extends FailureStatus>(status: S, apiObject: string, message: string, error?: unknown) =>
-  new HttpFailure({ status, apiObject, message, ...(error === undefined ? {} : { error }) }) as HttpFailureWith<S>
+export const httpFailure = <S extends FailureStatus>(
+  status: S,
+  code: string,
+  apiObject: string,
+  message: string,
+  detail?: Readonly<Record<string, unknown>>
+) => new HttpFailure({ status, code, apiObject, message, ...(detail === undefined ? {} : { detail }) }) as HttpFailureWith<S>
 
 export const failureBody = (f: HttpFailure) => ({
   apiObject: f.apiObject,
@@ -63,8 +73,18 @@ export const failureBody = (f: HttpFailure) => ({
   status: "failure" as const,
   message: f.message,
   result: {},
-  ...(f.error === undefined ? {} : { error: f.error })
+  error: { ...f.detail, code: f.code }
 })
+
+/** The envelope's `error`: always a `code`, plus the failure's detail. */
+const FailureError = Schema.Struct(
+  {
+    code: Schema.String.annotations({
+      description: "Stable machine-readable failure code (UPPER_SNAKE); see the error-code catalogue in the API description"
+    })
+  },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
 
 export const failureResponse = (f: HttpFailure) => HttpServerResponse.unsafeJson(failureBody(f), { status: f.status })
 
@@ -76,12 +96,15 @@ const failureSchema = <S extends number>(status: S, description: string) =>
       status: Schema.Literal("failure"),
       message: Schema.String,
       result: Schema.Struct({}),
-      error: Schema.optional(Schema.Unknown)
+      error: FailureError
     }),
     Schema.declare((u): u is HttpFailureWith<S> => u instanceof HttpFailure && u.status === status),
     {
       strict: true,
-      decode: (e) => new HttpFailure({ status, apiObject: e.apiObject, message: e.message, error: e.error }) as HttpFailureWith<S>,
+      decode: (e) => {
+        const { code, ...detail } = e.error
+        return new HttpFailure({ status, code, apiObject: e.apiObject, message: e.message, detail }) as HttpFailureWith<S>
+      },
       encode: (f) => ({ ...failureBody(f), code: status })
     }
   ).annotations({ ...HttpApiSchema.annotations({ status }), description })
@@ -112,4 +135,4 @@ export const VALIDATION_MESSAGE = "Validation error"
 export const validationDetail = (fieldErrors: FieldErrors, formErrors: ReadonlyArray<string> = []) => ({ fieldErrors, formErrors })
 
 export const validationFailure = (apiObject: string, fieldErrors: FieldErrors, formErrors: ReadonlyArray<string> = []) =>
-  new HttpFailure({ status: 400, apiObject, message: VALIDATION_MESSAGE, error: validationDetail(fieldErrors, formErrors) }) as HttpFailureWith<400>
+  httpFailure(400, "VALIDATION_ERROR", apiObject, VALIDATION_MESSAGE, validationDetail(fieldErrors, formErrors))

@@ -1,6 +1,6 @@
 /** The failures of reading transactions and their report, over HTTP. */
 import type { Reports, TransactionNotFound } from "@app/domain"
-import { type ErrorTable, validationError } from "../shared/ErrorTable.js"
+import { type Catalogue, type ErrorTable, validationError } from "../shared/ErrorTable.js"
 
 export type TransactionError = TransactionNotFound | Reports.InvalidReportWindow
 
@@ -9,3 +9,8 @@ export const transactionErrors = {
   // the query schema already refuses a bad window; this keeps the domain's own check a 400 too
   InvalidReportWindow: (e) => validationError({ [e.field]: [e.reason] })
 } satisfies ErrorTable<TransactionError>
+
+/** The codes of transactionErrors, with their meaning (published in the catalogue). */
+export const transactionCodes = {
+  TRANSACTION_NOT_FOUND: { status: 404, meaning: "No transaction of the customer has this id" }
+} satisfies Catalogue<typeof transactionErrors>

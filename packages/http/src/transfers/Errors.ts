@@ -6,7 +6,7 @@ import type {
   TransferFailed,
   WithdrawalsNotAllowed
 } from "@app/domain"
-import type { ErrorTable } from "../shared/ErrorTable.js"
+import type { Catalogue, ErrorTable } from "../shared/ErrorTable.js"
 
 export type TransferError =
   | WithdrawalsNotAllowed
@@ -44,3 +44,12 @@ export const transferErrors = {
     detail: { transactionId: e.transactionId }
   })
 } satisfies ErrorTable<TransferError>
+
+/** The codes of transferErrors, with their meaning (published in the catalogue). */
+export const transferCodes = {
+  WITHDRAWALS_NOT_ALLOWED: { status: 400, meaning: "Money can leave only after the first deposit is confirmed" },
+  MOVEMENT_IN_FLIGHT: { status: 400, meaning: "Another movement of the customer is in progress; retry when it finishes" },
+  INSUFFICIENT_BALANCE: { status: 400, meaning: "The balance does not cover amount plus fee (`error.requiredKobo`, `error.availableKobo`)" },
+  IDEMPOTENCY_CONFLICT: { status: 409, meaning: "The idempotencyKey was used before for a different request" },
+  TRANSFER_FAILED: { status: 400, meaning: "The bank refused the transfer and it was reversed (`error.transactionId`); no money left" }
+} satisfies Catalogue<typeof transferErrors>

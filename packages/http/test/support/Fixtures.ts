@@ -10,6 +10,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHmac, randomInt } from "node:crypto"
+import { errorCatalogue } from "../../src/DomainErrors.js"
 import { call, callRaw, lastCode, type Reply } from "./TestServer.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -83,6 +84,10 @@ export const expectFailure = (reply: Reply, status: number, message: string | Re
   expect(reply.body.result).toEqual({})
   expect(Object.keys(reply.body).filter((k) => k !== "error").sort()).toEqual(ENVELOPE_KEYS)
   expect(reply.headers["content-type"]).toMatch(/^application\/json/)
+  // the error contract: every failure carries a catalogued code answered with the catalogue's status
+  const code = reply.body.error?.code
+  expect(code, `error.code of ${reply.text.slice(0, 200)}`).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/)
+  expect(errorCatalogue[code]?.status, `catalogue status of ${code}`).toBe(status)
   return reply.body.error
 }
 
