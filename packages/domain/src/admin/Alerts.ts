@@ -16,6 +16,12 @@
  * - `provider_unreachable` (warning): the bank has given no final answer about a movement for longer
  *   than the requery window (timeouts, provider down, an unknown reference). It is requeried until the
  *   bank answers: check the provider's status and the movement with the bank.
+ * - `account_frozen_pin_lockout` (critical): a customer's transaction PIN was locked 3 times within
+ *   24 hours, so the account was frozen: customerStatus `suspended`, every session revoked, and the
+ *   core account frozen at the bank (the message gives the freeze reference, also kept by PinRepo
+ *   for the unfreeze). When the message says the bank's answer was unknown or a refusal, check the
+ *   core account with the bank and freeze it by hand if needed. Contact the customer (possible
+ *   account takeover) before unfreezing; unfreezing is manual.
  *
  * One condition is one alert: raising the same `dedupKey` while its alert is open (unacknowledged)
  * counts another occurrence instead of adding a row. Once acknowledged, a new raise opens a new
@@ -32,7 +38,8 @@ export const AlertKind = Schema.Literal(
   "reversal_refused",
   "lien_removal_refused",
   "transfer_retries_exhausted",
-  "provider_unreachable"
+  "provider_unreachable",
+  "account_frozen_pin_lockout"
 )
 export type AlertKind = typeof AlertKind.Type
 
@@ -45,7 +52,8 @@ export const severityOf: { readonly [K in AlertKind]: AlertSeverity } = {
   reversal_refused: "critical",
   lien_removal_refused: "critical",
   transfer_retries_exhausted: "critical",
-  provider_unreachable: "warning"
+  provider_unreachable: "warning",
+  account_frozen_pin_lockout: "critical"
 }
 
 export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({

@@ -1,5 +1,5 @@
 /**
- * Failures of registration, sign-in, one-time codes and passwords.
+ * Failures of registration, sign-in, one-time codes, passwords and the transaction PIN.
  */
 import { Data } from "effect"
 
@@ -20,3 +20,14 @@ export class OtpRejected extends Data.TaggedError("OtpRejected")<{ readonly reas
 export class OtpGateRejected extends Data.TaggedError("OtpGateRejected")<{}> {}
 
 export class OtpCooldown extends Data.TaggedError("OtpCooldown")<{ readonly retryAfterSeconds: number }> {}
+
+/** A transaction PIN that is not exactly 4 digits; `field` names the input (`pin` or `currentPin`). Never counted as a try. */
+export class InvalidPinFormat extends Data.TaggedError("InvalidPinFormat")<{ readonly field: "pin" | "currentPin" }> {}
+/** Verifying a PIN before one was set. */
+export class PinNotSet extends Data.TaggedError("PinNotSet")<{}> {}
+/** Changing a PIN that is set needs the current one. */
+export class CurrentPinRequired extends Data.TaggedError("CurrentPinRequired")<{}> {}
+/** A wrong PIN (or wrong current PIN); it was counted as a wrong try. */
+export class PinIncorrect extends Data.TaggedError("PinIncorrect")<{}> {}
+/** PIN tries are locked (after 5 wrong ones) for `retryAfterSeconds` more; no PIN was compared, except the one that locked. */
+export class PinLocked extends Data.TaggedError("PinLocked")<{ readonly retryAfterSeconds: number }> {}

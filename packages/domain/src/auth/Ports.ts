@@ -1,8 +1,10 @@
 /**
- * What sign-in needs from outside: access tokens, one-time codes and refresh tokens.
+ * What sign-in needs from outside: access tokens, one-time codes, refresh tokens and the
+ * transaction PIN.
  */
 import { Context, type Effect, type Option } from "effect"
 import type { OneTimeCode, OtpChannel, OtpPurpose, RefreshToken } from "./Model.js"
+import type { PinClaim, PinGuard, PinLock, PinPolicy } from "./PinLockout.js"
 
 export interface AccessClaims {
   readonly accountId: string
@@ -54,4 +56,56 @@ export class RefreshTokenRepo extends Context.Tag("domain/RefreshTokenRepo")<Ref
   readonly revokeAllForAccount: (accountId: string, now: Date) => Effect.Effect<void>
   /** Deletes tokens that expired before `before`; returns how many. */
   readonly purgeExpiredBefore: (before: Date) => Effect.Effect<number>
+}>() {}
+
+/** A freeze of a customer's core account at the provider, kept so staff can unfreeze it (unfreeze quotes the reference). */
+export interface ProviderFreeze {
+  readonly customerId: string
+  readonly freezeReference: string
+  readonly frozenAt: Date
+}
+
+/**
+ * The transaction PIN of a customer (keyed by customer id): its argon2id hash (the customer's
+ * `pinHash`, read through AccountRepo) and its guard (wrong tries, lock, lockouts; `PinGuard` in
+ * PinLockout.ts, whose pure functions define every transition below: an adapter must give the same
+ * answers as they do). Every method is atomic on its own: concurrent calls for one customer behave
+ * as if they ran one after another, in some order. A customer without a guard row has `noGuard`
+ * (0 tries, no lock, no lockouts).
+ */
+export class PinRepo extends Context.Tag("domain/PinRepo")<PinRepo, {
+  /** Sets the customer's PIN hash, whatever it was (the OTP-gated reset). */
+  readonly setPinHash: (customerId: string, hash: string, now: Date) => Effect.Effect<void>
+  /**
+   * Compare-and-set: replaces the PIN hash only while it still equals `expected` (null: no PIN
+   * set). True when it did; false (nothing changes) when another request changed it first. One
+   * statement: `UPDATE customers SET pin_hash = $hash WHERE id = $c AND pin_hash IS NOT DISTINCT FROM $expected`.
+   */
+  readonly replacePinHash: (customerId: string, expected: string | null, hash: string, now: Date) => Effect.Effect<boolean>
+  /** The customer's guard as stored (`noGuard` when there is none). */
+  readonly findGuard: (customerId: string) => Effect.Effect<PinGuard>
+  /**
+   * Counts one try BEFORE its PIN is compared: returns and stores exactly what
+   * `claimTry(stored guard, now, policy)` returns (`noGuard` when none is stored, which inserts it).
+   * In short: `Locked` (nothing changes) while `lockedUntil > now`; otherwise the count restarts at
+   * 0 if `lockedUntil` is set (a lock that ended), goes up by one, and the try that reaches
+   * `maxWrongTries` sets `lockedUntil = now + lockFor` and appends `now` to the lockouts (dropping
+   * those `lockoutWindow` or more before `now`). This read-modify-write MUST be atomic per customer
+   * (one `INSERT … ON CONFLICT (customer_id) DO UPDATE … WHERE locked_until IS NULL OR locked_until
+   * <= now RETURNING …`, then a read of `locked_until` when no row came back; or SELECT … FOR UPDATE
+   * in a transaction): 20 concurrent claims on 0 tries give exactly 5 `Claimed` and 15 `Locked`.
+   */
+  readonly claimTry: (customerId: string, now: Date, policy: PinPolicy) => Effect.Effect<PinClaim>
+  /**
+   * The claimed try's PIN was right: `settleCorrect(stored, lock)`: the count goes back to 0; when
+   * `lock` (the claim's own lock) is given, the lockout started at `lock.startedAt` is removed and
+   * `lockedUntil` is cleared if it still equals `lock.until` (a later lock or a reset is kept).
+   */
+  readonly recordCorrectTry: (customerId: string, lock: PinLock | null) => Effect.Effect<void>
+  /** An OTP-gated reset: `clearTries(stored)`: the count goes back to 0 and `lockedUntil` is cleared; lockouts are kept. */
+  readonly clearWrongTries: (customerId: string) => Effect.Effect<void>
+  /** Keeps the reference of a provider freeze of the customer's core account (a new row per freeze). */
+  readonly recordProviderFreeze: (customerId: string, freezeReference: string, now: Date) => Effect.Effect<void>
+  /** The latest provider freeze recorded for the customer (by frozenAt, then insertion), if any. */
+  readonly lastProviderFreeze: (customerId: string) => Effect.Effect<Option.Option<ProviderFreeze>>
 }>() {}

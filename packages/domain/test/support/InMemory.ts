@@ -13,6 +13,7 @@
  *   which serves `CoreBanking` and `TestFunding`; the banking caches (`Banking.BankingCachesLive`)
  *   are built over it;
  * - `AlertStore`: every staff alert raised (InMemoryAlerts.ts, which serves `AlertRepo`).
+ * `PinRepo` (InMemoryPin.ts) keeps its guards and provider freezes in the Store.
  */
 import {Array as Arr, Clock, Context, Duration, Effect, Exit, Layer, Option, Redacted, Ref} from "effect"
 import { TokenPolicy } from "../../src/auth/Sessions.js"
@@ -22,7 +23,8 @@ import { Beneficiary } from "../../src/beneficiaries/Model.js"
 import { OneTimeCode, type OtpPurpose, RefreshToken } from "../../src/auth/Model.js"
 import { Transaction } from "../../src/transactions/Model.js"
 import { isLive } from "../../src/auth/Otp.js"
-import { AccessTokens, OtpRepo, RefreshTokenRepo } from "../../src/auth/Ports.js"
+import { AccessTokens, OtpRepo, PinRepo, type ProviderFreeze, RefreshTokenRepo } from "../../src/auth/Ports.js"
+import { noGuard, type PinGuard } from "../../src/auth/PinLockout.js"
 import { AccountRepo, type NewAccount, UniqueViolation } from "../../src/account/Ports.js"
 import { BeneficiaryRepo } from "../../src/beneficiaries/Ports.js"
 import { Ids, PasswordHasher, SecretHasher, SecureRandom, UnitOfWork } from "../../src/shared/Ports.js"
@@ -30,6 +32,7 @@ import { Notifier, type OutboundMessage } from "../../src/notifications/Ports.js
 import { TransactionRepo } from "../../src/transactions/Ports.js"
 import {FakeBankStateLive, FakeCoreBankingLive} from "./FakeBank.js"
 import {InMemoryAlertsLive} from "./InMemoryAlerts.js"
+import {makeInMemoryPinRepo} from "./InMemoryPin.js"
 
 export { FakeBank, SANDBOX_BANKS } from "./FakeBank.js"
 export { AlertStore } from "./InMemoryAlerts.js"
@@ -50,9 +53,21 @@ export interface State {
   readonly transactions: ReadonlyArray<Transaction>
   /** in insertion order */
   readonly beneficiaries: ReadonlyArray<Beneficiary>
+  /** PIN guards by customer id (PinRepo; none = `noGuard`) */
+  readonly pinGuards: ReadonlyMap<string, PinGuard>
+  /** provider freezes recorded by PinRepo, in insertion order */
+  readonly providerFreezes: ReadonlyArray<ProviderFreeze>
 }
 
-export const emptyState: State = { accounts: new Map(), otps: [], refreshTokens: [], transactions: [], beneficiaries: [] }
+export const emptyState: State = {
+  accounts: new Map(),
+  otps: [],
+  refreshTokens: [],
+  transactions: [],
+  beneficiaries: [],
+  pinGuards: new Map(),
+  providerFreezes: []
+}
 
 export class Store extends Context.Tag("test/Store")<Store, {
   readonly ref: Ref.Ref<State>
@@ -78,6 +93,8 @@ export class Store extends Context.Tag("test/Store")<Store, {
   static readonly refreshTokens = Effect.map(Store.state, (s) => s.refreshTokens)
   static readonly transactions = Effect.map(Store.state, (s) => s.transactions)
   static readonly beneficiaries = Effect.map(Store.state, (s) => s.beneficiaries)
+  static readonly providerFreezes = Effect.map(Store.state, (s) => s.providerFreezes)
+  static readonly pinGuard = (customerId: string) => Effect.map(Store.state, (s) => s.pinGuards.get(customerId) ?? noGuard)
 
   /** Test back door: overwrites fields of a stored customer (e.g. `kycStatus`). */
   static readonly patchCustomer = (accountId: string, patch: Partial<Omit<Customer, "id">>) =>
@@ -563,6 +580,8 @@ export const BeneficiaryRepoLive = Layer.effect(
   })
 )
 
+export const PinRepoLive = Layer.effect(PinRepo, Effect.map(Store, ({ ref }) => makeInMemoryPinRepo(ref)))
+
 // ---------------------------------------------------------------------------------------------
 // Everything together
 // ---------------------------------------------------------------------------------------------
@@ -588,6 +607,7 @@ const PortsLive = Layer.mergeAll(
   RefreshTokenRepoLive,
   TransactionRepoLive,
   BeneficiaryRepoLive,
+  PinRepoLive,
   FakeCoreBankingLive,
   InMemoryAlertsLive
 )
