@@ -1,18 +1,13 @@
 /** What the customer endpoints answer: the profile (GET /customers/me). */
 import type { AccountWithCustomer } from "@app/domain"
 import { Schema } from "effect"
+import { IdentityFields, identityOf } from "../auth/Views.js"
 import { PlanView } from "../plans/Views.js"
 
 export const CustomerProfile = Schema.Struct({
   id: Schema.String,
   customerId: Schema.String,
-  firstName: Schema.NullOr(Schema.String),
-  lastName: Schema.NullOr(Schema.String),
-  otherNames: Schema.NullOr(Schema.String),
-  phone: Schema.NullOr(Schema.String),
-  email: Schema.String,
-  emailVerified: Schema.Boolean,
-  phoneVerified: Schema.Boolean,
+  ...IdentityFields,
   dateOfBirth: Schema.NullOr(Schema.String),
   gender: Schema.NullOr(Schema.String),
   address: Schema.NullOr(Schema.String),
@@ -37,13 +32,7 @@ export const CustomerProfile = Schema.Struct({
 export const profileView = ({ account, customer }: AccountWithCustomer) => ({
   id: account.id,
   customerId: customer.id,
-  firstName: account.firstName,
-  lastName: account.lastName,
-  otherNames: account.otherNames,
-  phone: account.phone,
-  email: account.email,
-  emailVerified: account.emailVerified,
-  phoneVerified: account.phoneVerified,
+  ...identityOf(account),
   dateOfBirth: account.dateOfBirth,
   gender: account.gender,
   address: account.address,

@@ -4,26 +4,35 @@ import { Schema } from "effect"
 
 export const TokenPair = Schema.Struct({ accessToken: Schema.String, refreshToken: Schema.String })
 
-export const AccountView = Schema.Struct({
-  id: Schema.String,
+/** The names and contacts of an account, as every view of it shows them. */
+export const IdentityFields = {
   firstName: Schema.NullOr(Schema.String),
   lastName: Schema.NullOr(Schema.String),
   otherNames: Schema.NullOr(Schema.String),
   phone: Schema.NullOr(Schema.String),
   email: Schema.String,
   emailVerified: Schema.Boolean,
-  phoneVerified: Schema.Boolean,
-  customer: Schema.Struct({ id: Schema.String, customerStatus: Schema.String })
-})
+  phoneVerified: Schema.Boolean
+}
 
-export const accountView = ({ account, customer }: AccountWithCustomer) => ({
-  id: account.id,
+export const identityOf = (account: AccountWithCustomer["account"]) => ({
   firstName: account.firstName,
   lastName: account.lastName,
   otherNames: account.otherNames,
   phone: account.phone,
   email: account.email,
   emailVerified: account.emailVerified,
-  phoneVerified: account.phoneVerified,
+  phoneVerified: account.phoneVerified
+})
+
+export const AccountView = Schema.Struct({
+  id: Schema.String,
+  ...IdentityFields,
+  customer: Schema.Struct({ id: Schema.String, customerStatus: Schema.String })
+})
+
+export const accountView = ({ account, customer }: AccountWithCustomer) => ({
+  id: account.id,
+  ...identityOf(account),
   customer: { id: customer.id, customerStatus: customer.customerStatus }
 })
