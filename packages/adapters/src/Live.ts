@@ -16,6 +16,7 @@ import { AccountRepoSql } from "./account/AccountRepoSql.js"
 import { AlertRepoSql } from "./admin/AlertRepoSql.js"
 import { SettingsStoreSql } from "./settings/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql } from "./auth/AuthRepoSql.js"
+import { PinRepoSql } from "./auth/PinRepoSql.js"
 import { BeneficiaryRepoSql } from "./beneficiaries/BeneficiaryRepoSql.js"
 import { NoticeRepoSql } from "./notifications/NoticeRepoSql.js"
 import { PlanRepoSql } from "./plans/PlanRepoSql.js"
@@ -51,6 +52,7 @@ const RepositoriesLive = Layer.mergeAll(
   AccountRepoSql,
   OtpRepoSql,
   RefreshTokenRepoSql,
+  PinRepoSql,
   UnitOfWorkSql,
   TransactionRepoSql,
   BeneficiaryRepoSql,

@@ -11,6 +11,7 @@ import m0004_app_settings from "./migrations/0004_app_settings.js"
 import m0005_plans from "./migrations/0005_plans.js"
 import m0006_staff_alerts from "./migrations/0006_staff_alerts.js"
 import m0007_saga_fencing from "./migrations/0007_saga_fencing.js"
+import m0008_transaction_pin from "./migrations/0008_transaction_pin.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -19,7 +20,8 @@ export const migrations = Migrator.fromRecord({
   "0004_app_settings": m0004_app_settings,
   "0005_plans": m0005_plans,
   "0006_staff_alerts": m0006_staff_alerts,
-  "0007_saga_fencing": m0007_saga_fencing
+  "0007_saga_fencing": m0007_saga_fencing,
+  "0008_transaction_pin": m0008_transaction_pin
 })
 
 /** Applies every pending migration; returns the ids and names applied by this run. */
