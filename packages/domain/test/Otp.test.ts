@@ -244,6 +244,16 @@ describe("OTP policy", () => {
       expect(yield* Auth.passOtpGate(ada.account.id, pinId, code)).toBe(pinId)
     })))
 
+  it.effect("a pinId is opaque: a malformed or unknown one is an invalid code, never a lookup error", () =>
+    inMemory(Effect.gen(function*() {
+      const { account } = yield* registerAda()
+      yield* Auth.requestActionOtp(account.id)
+      const code = yield* Sent.lastCode("action_confirmation")
+      for (const pinId of ["", "x", "not-a-uuid", "00000000-0000-4000-8000-00000000ffff", "1'; drop table otps; --"]) {
+        expect(yield* Effect.flip(Auth.passOtpGate(account.id, pinId, code))).toMatchObject({ _tag: "OtpGateRejected" })
+      }
+    })))
+
   it.effect("a code of one purpose does not pass for another", () =>
     inMemory(Effect.gen(function*() {
       const { account } = yield* registerAda()

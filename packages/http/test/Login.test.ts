@@ -15,7 +15,8 @@ import {
 import { TestServer } from "./support/TestServer.js"
 
 const expectTokens = (result: any) => {
-  expect(Object.keys(result).sort()).toEqual(["accessToken", "refreshToken"])
+  expect(Object.keys(result).sort()).toEqual(["accessToken", "hasPin", "refreshToken"])
+  expect(result.hasPin).toBe(false)
   expect(result.accessToken).toBeTypeOf("string")
   expect(result.refreshToken).toBeTypeOf("string")
   expect(result.accessToken.length).toBeGreaterThan(20)

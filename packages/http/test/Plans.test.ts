@@ -429,7 +429,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         yield* upsert(c.accessToken, planBody())
         expectValidation(yield* patchPlan(c.accessToken, planBody()), { fields: ["otpPinId", "otpCode"], apiObject: DISBURSEMENT })
         expectValidation(yield* patchPlan(c.accessToken, { ...planBody(), otpPinId: "x", otpCode: "12345" }), {
-          fields: ["otpPinId", "otpCode"],
+          fields: ["otpCode"],
           apiObject: DISBURSEMENT
         })
         const otp = yield* actionOtp(c.accessToken, c.email)

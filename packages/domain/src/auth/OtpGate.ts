@@ -26,6 +26,8 @@ export const requestActionOtp = (accountId: string) =>
     return { pinId }
   })
 
+const PIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /**
  * The gate of OTP-protected operations: the code `otpPinId` must belong to this account, have been
  * issued by the OTP request endpoint, and match. Returns the code's id, to be consumed in the same
@@ -33,6 +35,8 @@ export const requestActionOtp = (accountId: string) =>
  */
 export const passOtpGate = (accountId: string, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
+    // pinIds are opaque to clients: one that cannot be ours is simply not a valid code
+    if (!PIN_ID.test(otpPinId)) return yield* new OtpGateRejected()
     const otp = yield* (yield* OtpRepo).findById(otpPinId)
     const guess = yield* guessOtp(otp, { accountId, purpose: "sensitive_action" }, otpCode)
     if (guess !== "correct") return yield* new OtpGateRejected()

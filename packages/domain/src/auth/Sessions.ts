@@ -132,5 +132,7 @@ export const login = (input: LoginInput) =>
     }
     if (!(yield* hasher.verify(input.password, hash.value))) return yield* new InvalidCredentials()
     yield* ensureMaySignIn(found.value)
-    return yield* issueTokens(found.value.account.id)
+    const tokens = yield* issueTokens(found.value.account.id)
+    // the client sends a customer without a PIN to set one first
+    return { ...tokens, hasPin: found.value.customer.pinHash !== null }
   }).pipe(Effect.withSpan("Auth.login"))

@@ -2,25 +2,15 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { failuresOf, NoData, success } from "../shared/Envelope.js"
-import {
-  Address,
-  AnyPassword,
-  Body,
-  CalendarDate,
-  Email,
-  GenderField,
-  Name,
-  NewPassword,
-  NonEmpty,
-  OtpCode,
-  Phone,
-  Uuid
-} from "../shared/Schemas.js"
+import { Address, AnyPassword, Body, CalendarDate, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, Uuid } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
-import { AccountView, TokenPair } from "./Views.js"
+import { AccountView, SignedIn, TokenPair } from "./Views.js"
 
 const AccountIdPin = Body({ accountId: Uuid, pin: OtpCode })
 const AccountId = Body({ accountId: Uuid })
+
+/** A PIN as sent: its format (4 digits) is the domain's rule, so a malformed PIN is never counted as a try. */
+const PinField = Schema.Redacted(Schema.String)
 
 const LoginPayload = Body({
   password: AnyPassword,
@@ -76,7 +66,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("login", "/login")
       .setPayload(LoginPayload)
-      .addSuccess(success("Auth", TokenPair, { message: "Signed in." }))
+      .addSuccess(success("Auth", SignedIn, { message: "Signed in." }))
       .addError(failuresOf(400, 401, 403))
   )
   .add(
@@ -121,11 +111,32 @@ export class AuthApi extends HttpApiGroup.make("auth")
       .setPayload(Body({
         currentPassword: AnyPassword,
         newPassword: NewPassword,
-        otpPinId: Uuid,
+        otpPinId: OtpPinId,
         otpCode: OtpCode
       }))
       .addSuccess(success("Auth", NoData, { message: "Password changed." }))
       .addError(failuresOf(400, 401))
+      .middleware(Authentication)
+  )
+  .add(
+    HttpApiEndpoint.post("setPin", "/pin")
+      .setPayload(Body({ pin: PinField, currentPin: Schema.optional(PinField) }))
+      .addSuccess(success("Auth", NoData, { message: "Transaction PIN set." }))
+      .addError(failuresOf(400, 401, 403, 423))
+      .middleware(Authentication)
+  )
+  .add(
+    HttpApiEndpoint.post("verifyPin", "/pin/verify")
+      .setPayload(Body({ pin: PinField }))
+      .addSuccess(success("Auth", NoData, { message: "PIN correct." }))
+      .addError(failuresOf(400, 401, 403, 423))
+      .middleware(Authentication)
+  )
+  .add(
+    HttpApiEndpoint.post("resetPin", "/pin/reset")
+      .setPayload(Body({ pin: PinField, otpPinId: OtpPinId, otpCode: OtpCode }))
+      .addSuccess(success("Auth", NoData, { message: "Transaction PIN reset." }))
+      .addError(failuresOf(400, 401, 403))
       .middleware(Authentication)
   )
   .prefix("/api/v1/auth")

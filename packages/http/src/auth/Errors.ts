@@ -11,9 +11,14 @@ import type {
   OtpRejected,
   PasswordReused,
   PhoneTaken,
-  Unauthenticated
+  Unauthenticated,
+  InvalidPinFormat,
+  PinNotSet,
+  CurrentPinRequired,
+  PinIncorrect,
+  PinLocked
 } from "@app/domain"
-import type { Catalogue, ErrorTable } from "../shared/ErrorTable.js"
+import { type Catalogue, type ErrorTable, validationError } from "../shared/ErrorTable.js"
 
 export type AuthError =
   | EmailTaken
@@ -28,6 +33,11 @@ export type AuthError =
   | Unauthenticated
   | PasswordReused
   | NoPasswordSet
+  | InvalidPinFormat
+  | PinNotSet
+  | CurrentPinRequired
+  | PinIncorrect
+  | PinLocked
 
 export const authErrors = {
   EmailTaken: () => ({ status: 400, code: "EMAIL_TAKEN", message: "Email already registered" }),
@@ -53,6 +63,16 @@ export const authErrors = {
     status: 400,
     code: "NO_PASSWORD_SET",
     message: "This account has no password; use social sign-in or set a password first"
+  }),
+  InvalidPinFormat: (e) => validationError({ [e.field]: ["PIN must be exactly 4 digits"] }),
+  PinNotSet: () => ({ status: 400, code: "PIN_NOT_SET", message: "Set a transaction PIN first" }),
+  CurrentPinRequired: () => ({ status: 400, code: "CURRENT_PIN_REQUIRED", message: "currentPin is required to change your PIN" }),
+  PinIncorrect: () => ({ status: 401, code: "PIN_INCORRECT", message: "Incorrect PIN" }),
+  PinLocked: (e) => ({
+    status: 423,
+    code: "PIN_LOCKED",
+    message: `Too many incorrect PINs. Try again in ${Math.ceil(e.retryAfterSeconds / 60)} minutes`,
+    detail: { retryAfterSeconds: e.retryAfterSeconds }
   })
 } satisfies ErrorTable<AuthError>
 
@@ -70,5 +90,9 @@ export const authCodes = {
   INVALID_REFRESH_TOKEN: { status: 401, meaning: "The refresh token is unknown, expired, revoked or already used; sign in again" },
   AUTHENTICATION_REQUIRED: { status: 401, meaning: "No valid bearer token (missing, expired or invalid)" },
   PASSWORD_REUSED: { status: 400, meaning: "The new password equals the current one" },
+  PIN_NOT_SET: { status: 400, meaning: "No transaction PIN is set yet: set one with POST /auth/pin" },
+  CURRENT_PIN_REQUIRED: { status: 400, meaning: "Changing a PIN needs currentPin" },
+  PIN_INCORRECT: { status: 401, meaning: "Wrong PIN (or wrong currentPin); it counts towards the lock" },
+  PIN_LOCKED: { status: 423, meaning: "5 wrong PINs: tries are locked for 15 minutes (`error.retryAfterSeconds`, Retry-After), even for the right PIN" },
   NO_PASSWORD_SET: { status: 400, meaning: "The account has no password (social sign-in); set one first" }
 } satisfies Catalogue<typeof authErrors>

@@ -30,6 +30,15 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
     .handle("forgotPassword", ({ payload }) => Auth.forgotPassword(payload.email).pipe(Effect.as({}), domain))
     .handle("resetPassword", ({ payload }) => Auth.resetPassword(payload).pipe(Effect.as({}), domain))
     .handle("requestOtp", () => Effect.flatMap(signedIn, (accountId) => Auth.requestActionOtp(accountId)).pipe(domain))
+    .handle("setPin", ({ payload }) =>
+      Effect.flatMap(signedIn, (accountId) => Auth.setPin(accountId, payload.pin, payload.currentPin)).pipe(Effect.as({}), domain))
+    .handle("verifyPin", ({ payload }) =>
+      Effect.flatMap(signedIn, (accountId) => Auth.verifyPin(accountId, payload.pin)).pipe(Effect.as({}), domain))
+    .handle("resetPin", ({ payload }) =>
+      Effect.flatMap(signedIn, (accountId) => Auth.resetPin(accountId, payload.pin, payload.otpPinId, payload.otpCode)).pipe(
+        Effect.as({}),
+        domain
+      ))
     .handle("changePassword", ({ payload }) =>
       Effect.flatMap(signedIn, (accountId) => Auth.changePassword({ accountId, ...payload })).pipe(
         Effect.as({}),

@@ -4,6 +4,9 @@ import { Schema } from "effect"
 
 export const TokenPair = Schema.Struct({ accessToken: Schema.String, refreshToken: Schema.String })
 
+/** Sign-in's answer: the tokens, and whether a transaction PIN is set (false: send the customer to set one). */
+export const SignedIn = Schema.Struct({ ...TokenPair.fields, hasPin: Schema.Boolean })
+
 /** The names and contacts of an account, as every view of it shows them. */
 export const IdentityFields = {
   firstName: Schema.NullOr(Schema.String),

@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { failuresOf, NoData, success } from "../shared/Envelope.js"
-import { AccountNumber, BankCode, Body, Name, OtpCode, Uuid } from "../shared/Schemas.js"
+import { AccountNumber, BankCode, Body, Name, OtpCode, OtpPinId, Uuid } from "../shared/Schemas.js"
 import { BeneficiaryView, NameEnquiryView } from "./Views.js"
 
 const BeneficiaryId = HttpApiSchema.param("id", Uuid)
@@ -32,7 +32,7 @@ export class BeneficiariesApi extends HttpApiGroup.make("beneficiaries")
   )
   .add(
     HttpApiEndpoint.del("remove")`/${BeneficiaryId}`
-      .setPayload(Body({ otpPinId: Uuid, otpCode: OtpCode }))
+      .setPayload(Body({ otpPinId: OtpPinId, otpCode: OtpCode }))
       .addSuccess(success("Beneficiary", NoData, { message: "Beneficiary removed." }))
       .addError(failuresOf(400, 401, 404))
   )

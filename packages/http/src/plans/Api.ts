@@ -7,7 +7,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { PlanFrequency, PlanWeekDay } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, success } from "../shared/Envelope.js"
-import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, msg, Name, OtpCode, Uuid } from "../shared/Schemas.js"
+import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, Name, OtpCode, OtpPinId, Uuid, msg } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { TransactionView } from "../transactions/Views.js"
 import { BorrowQuoteView, ExtraCashQuoteView, PlanMovementView, PlanQuoteView, PlanView } from "./Views.js"
@@ -60,7 +60,7 @@ const planFields = {
 }
 
 export const PlanPayload = Body(planFields)
-export const PlanPatchPayload = Body({ ...planFields, otpPinId: Uuid, otpCode: OtpCode })
+export const PlanPatchPayload = Body({ ...planFields, otpPinId: OtpPinId, otpCode: OtpCode })
 
 export class PlansApi extends HttpApiGroup.make("plans")
   .add(

@@ -116,6 +116,7 @@ export const Failures = {
   403: failureSchema(403, "Forbidden, e.g. account suspended"),
   404: failureSchema(404, "Not found"),
   409: failureSchema(409, "Conflict"),
+  423: failureSchema(423, "Locked: too many wrong PINs; retry after error.retryAfterSeconds (Retry-After)"),
   429: failureSchema(429, "Too many requests"),
   500: failureSchema(500, "Internal error")
 } as const

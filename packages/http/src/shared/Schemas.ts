@@ -73,6 +73,12 @@ export const Address = Schema.Trim.pipe(
 
 export const Uuid = Schema.UUID.annotations(msg("Must be a valid UUID"))
 
+/**
+ * The id of a one-time code (the `pinId` of POST /auth/otp/request): opaque to clients, so any
+ * string is accepted here and an unknown or malformed one is the gate's 401 "Invalid or expired OTP".
+ */
+export const OtpPinId = Schema.String.annotations({ description: "The pinId returned by POST /auth/otp/request" })
+
 export const OtpCode = Schema.String.pipe(Schema.pattern(/^\d{6}$/, msg("Must be exactly 6 digits")))
 
 export const NonEmpty = Schema.String.pipe(Schema.minLength(1, msg("Must not be empty")), Schema.maxLength(512))

@@ -98,7 +98,7 @@ export const expectFailure = (reply: Reply, status: number, message: string | Re
 export const expectValidation = (
   reply: Reply,
   expected: { readonly fields?: ReadonlyArray<string>; readonly form?: boolean; readonly apiObject?: string } = {}
-): { fieldErrors: Record<string, Array<string>>; formErrors: Array<string> } => {
+): { code: string; fieldErrors: Record<string, Array<string>>; formErrors: Array<string> } => {
   const error = expectFailure(reply, 400, "Validation error", expected.apiObject ?? "Auth")
   expect(error).toBeTypeOf("object")
   expect(error.fieldErrors).toBeTypeOf("object")
