@@ -28,11 +28,13 @@ const guess = (id: string, accountId: string, purpose: OtpPurpose, code: string)
   Effect.flatMap(Store.otp(id), (otp) => Otp.guessOtp(Option.some(otp), { accountId, purpose }, code))
 
 describe("OTP policy", () => {
-  it("OtpPolicy is 6 digits, 10 minutes, 5 attempts, 60 s cooldown", () => {
+  it("OtpPolicy is 6 digits, 10 minutes, 5 attempts, 60 s cooldown, 5 codes per 15 minutes", () => {
     expect(Otp.OtpPolicy.length).toBe(6)
     expect(Duration.toMillis(Otp.OtpPolicy.ttl)).toBe(10 * 60_000)
     expect(Otp.OtpPolicy.maxAttempts).toBe(5)
     expect(Duration.toSeconds(Otp.OtpPolicy.resendCooldown)).toBe(60)
+    expect(Otp.OtpPolicy.maxIssuedPerWindow).toBe(5)
+    expect(Duration.toMinutes(Otp.OtpPolicy.issueWindow)).toBe(15)
   })
 
   it.effect("delivers a 6-digit code to the account's email and stores only its digest", () =>
@@ -192,33 +194,74 @@ describe("OTP policy", () => {
       yield* Auth.verifyEmailOtp(account.id, newCode)
     })))
 
-  it.effect("at most 5 codes an hour per purpose: the 6th waits for the oldest to leave the window", () =>
+  it.effect("at most 5 codes per 15 minutes per purpose: the 6th waits for the oldest to leave the window", () =>
     inMemory(Effect.gen(function*() {
       const { account } = yield* registerAda()
       for (let i = 0; i < 5; i++) {
         yield* Auth.sendEmailOtp(account.id)
         yield* TestClock.adjust(Duration.seconds(60))
       }
-      // 5 codes at t=0,60,...,240 s; now t=300 s: the cooldown has passed but the hour is full
+      // 5 codes at t=0,60,...,240 s; now t=300 s: the cooldown has passed but the window is full
       expect(yield* Effect.flip(Auth.sendEmailOtp(account.id))).toMatchObject({
         _tag: "OtpCooldown",
-        retryAfterSeconds: 3600 - 300
+        retryAfterSeconds: 900 - 300
       })
       // another purpose is not affected
       yield* Auth.sendPhoneOtp(account.id)
-      yield* TestClock.adjust(Duration.seconds(3600 - 300 - 1))
+      yield* TestClock.adjust(Duration.seconds(900 - 300 - 1))
       expect(yield* Effect.flip(Auth.sendEmailOtp(account.id))).toMatchObject({ retryAfterSeconds: 1 })
       yield* TestClock.adjust(Duration.seconds(1))
       yield* Auth.sendEmailOtp(account.id)
       expect((yield* Sent.all).filter((m) => m.kind === "email_verification")).toHaveLength(6)
     })))
 
+  it.effect("no cooldown once the code is spent: two gated operations back to back need no wait", () =>
+    inMemory(Effect.gen(function*() {
+      const { account } = yield* registerAda()
+      const first = yield* Auth.requestActionOtp(account.id)
+      // outstanding: the cooldown applies
+      expect(yield* Effect.flip(Auth.requestActionOtp(account.id))).toMatchObject({ _tag: "OtpCooldown", retryAfterSeconds: 60 })
+      yield* Auth.passOtpGate(account.id, first.pinId, yield* Sent.lastCode("action_confirmation"))
+      // spent: a new one at once, and it works
+      const second = yield* Auth.requestActionOtp(account.id)
+      yield* Auth.passOtpGate(account.id, second.pinId, yield* Sent.lastCode("action_confirmation"))
+      // a code spent by a wrong guess is spent too
+      const third = yield* Auth.requestActionOtp(account.id)
+      yield* Effect.flip(Auth.passOtpGate(account.id, third.pinId, "000000"))
+      yield* Auth.requestActionOtp(account.id)
+      expect((yield* Sent.all).filter((m) => m.kind === "action_confirmation")).toHaveLength(4)
+    })))
+
+  it.effect("spent codes still count towards the window: the 6th in 15 minutes is refused", () =>
+    inMemory(Effect.gen(function*() {
+      const { account } = yield* registerAda()
+      for (let i = 0; i < 5; i++) {
+        const { pinId } = yield* Auth.requestActionOtp(account.id)
+        yield* Auth.passOtpGate(account.id, pinId, yield* Sent.lastCode("action_confirmation"))
+        yield* TestClock.adjust(Duration.seconds(10))
+      }
+      expect(yield* Effect.flip(Auth.requestActionOtp(account.id))).toMatchObject({
+        _tag: "OtpCooldown",
+        retryAfterSeconds: 900 - 50
+      })
+    })))
+
+  it.effect("a verification code out of attempts is not outstanding: a new one comes at once", () =>
+    inMemory(Effect.gen(function*() {
+      const { account } = yield* registerAda()
+      yield* Auth.sendEmailOtp(account.id)
+      const code = yield* Sent.lastCode("email_verification")
+      for (let i = 0; i < 5; i++) yield* Effect.flip(Auth.verifyEmailOtp(account.id, wrongCode(code)))
+      yield* Auth.sendEmailOtp(account.id)
+      yield* Auth.verifyEmailOtp(account.id, yield* Sent.lastCode("email_verification"))
+    })))
+
   it("windowRemaining counts from the oldest code that still fills the window", () => {
     const now = new Date(10_000_000)
     const times = (...s: Array<number>) => s.map((x) => new Date(now.getTime() - x * 1000))
-    expect(Otp.windowRemaining(times(3000, 2000, 1000, 500), now)).toBe(0)
-    expect(Otp.windowRemaining(times(3000, 2000, 1000, 500, 100), now)).toBe(600)
-    expect(Otp.windowRemaining(times(3500, 3000, 2000, 1000, 500, 100), now)).toBe(600)
+    expect(Otp.windowRemaining(times(800, 600, 400, 200), now)).toBe(0)
+    expect(Otp.windowRemaining(times(800, 600, 400, 200, 100), now)).toBe(100)
+    expect(Otp.windowRemaining(times(850, 800, 600, 400, 200, 100), now)).toBe(100)
   })
 
   it.effect("the cooldown is per account and per purpose", () =>
@@ -240,8 +283,9 @@ describe("OTP policy", () => {
       const code = yield* Sent.lastCode("action_confirmation")
       expect(yield* guess(pinId, bola.account.id, "sensitive_action", code)).toBe("invalid")
       expect(yield* Effect.flip(Auth.passOtpGate(bola.account.id, pinId, code))).toMatchObject({ _tag: "OtpGateRejected" })
-      expect((yield* Store.otp(pinId)).attempts).toBe(0)
-      expect(yield* Auth.passOtpGate(ada.account.id, pinId, code)).toBe(pinId)
+      expect((yield* Store.otp(pinId))).toMatchObject({ attempts: 0, consumedAt: null })
+      yield* Auth.passOtpGate(ada.account.id, pinId, code)
+      expect((yield* Store.otp(pinId)).consumedAt).not.toBeNull()
     })))
 
   it.effect("a pinId is opaque: a malformed or unknown one is an invalid code, never a lookup error", () =>
@@ -281,10 +325,15 @@ describe("OTP policy", () => {
   it("cooldownRemaining", () => {
     const now = new Date(100_000)
     expect(Otp.cooldownRemaining(Option.none(), now)).toBe(0)
-    const at = (ms: number) => Option.some({ createdAt: new Date(ms) } as never)
+    const live = { consumedAt: null, expiresAt: new Date(700_000), attempts: 0, maxAttempts: 5 }
+    const at = (ms: number, patch: object = {}) => Option.some({ ...live, createdAt: new Date(ms), ...patch } as never)
     expect(Otp.cooldownRemaining(at(100_000), now)).toBe(60)
     expect(Otp.cooldownRemaining(at(40_001), now)).toBe(1)
     expect(Otp.cooldownRemaining(at(40_000), now)).toBe(0)
     expect(Otp.cooldownRemaining(at(0), now)).toBe(0)
+    // only an outstanding code holds the cooldown: spent, expired or out of attempts do not
+    expect(Otp.cooldownRemaining(at(100_000, { consumedAt: new Date(100_000) }), now)).toBe(0)
+    expect(Otp.cooldownRemaining(at(100_000, { expiresAt: new Date(100_000) }), now)).toBe(0)
+    expect(Otp.cooldownRemaining(at(100_000, { attempts: 5 }), now)).toBe(0)
   })
 })

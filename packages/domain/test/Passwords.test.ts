@@ -17,6 +17,12 @@ const forgot = Effect.gen(function*() {
   return yield* Sent.lastCode("password_reset")
 })
 
+const actionCode = (accountId: string) =>
+  Effect.gen(function*() {
+    const { pinId } = yield* Auth.requestActionOtp(accountId)
+    return { pinId, code: yield* Sent.lastCode("action_confirmation") }
+  })
+
 const allRevoked = Effect.map(Store.refreshTokens, (ts) => ts.length > 0 && ts.every((t) => t.revokedAt !== null))
 
 describe("forgot / reset password", () => {
@@ -68,16 +74,20 @@ describe("forgot / reset password", () => {
       expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${NEW_PASSWORD}`)
     })))
 
-  it.effect("the same password is PasswordReused and does not consume the code", () =>
+  it.effect("the same password is PasswordReused and spends the code; a new one comes at once", () =>
     inMemory(Effect.gen(function*() {
       const { accountId, tokens } = yield* signedInAda
       const code = yield* forgot
       const error = yield* Effect.flip(Auth.resetPassword({ email: ADA.email, code, password: pw(ADA.password) }))
       expect(error._tag).toBe("PasswordReused")
-      expect((yield* Store.otps)[0]!.consumedAt).toBeNull()
+      expect((yield* Store.otps)[0]!.consumedAt).not.toBeNull()
       expect((yield* Store.refreshTokens)[0]!.revokedAt).toBeNull()
-      // a different password then works with the same code
-      yield* Auth.resetPassword({ email: ADA.email, code, password: pw(NEW_PASSWORD) })
+      expect((yield* Effect.flip(Auth.resetPassword({ email: ADA.email, code, password: pw(NEW_PASSWORD) })))._tag).toBe(
+        "OtpGateRejected"
+      )
+      // no cooldown: the spent code is not outstanding
+      const fresh = yield* forgot
+      yield* Auth.resetPassword({ email: ADA.email, code: fresh, password: pw(NEW_PASSWORD) })
       expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${NEW_PASSWORD}`)
       expect((yield* Effect.flip(Auth.rotateRefreshToken(tokens.refreshToken)))._tag).toBe("InvalidRefreshToken")
     })))
@@ -131,12 +141,6 @@ describe("forgot / reset password", () => {
 })
 
 describe("changePassword", () => {
-  const actionCode = (accountId: string) =>
-    Effect.gen(function*() {
-      const { pinId } = yield* Auth.requestActionOtp(accountId)
-      return { pinId, code: yield* Sent.lastCode("action_confirmation") }
-    })
-
   it.effect("succeeds with the current password and a sensitive_action code; revokes refresh tokens", () =>
     inMemory(Effect.gen(function*() {
       const { accountId, tokens } = yield* signedInAda
@@ -165,20 +169,22 @@ describe("changePassword", () => {
       expect(again._tag).toBe("OtpGateRejected")
     })))
 
-  it.effect("a wrong current password is InvalidCredentials and spends no OTP attempt", () =>
+  it.effect("a wrong current password is InvalidCredentials, spends the code, and a new one comes at once", () =>
     inMemory(Effect.gen(function*() {
       const { accountId } = yield* signedInAda
       const { pinId, code } = yield* actionCode(accountId)
-      const error = yield* Effect.flip(Auth.changePassword({
-        accountId,
-        currentPassword: pw("not my password"),
-        newPassword: pw(NEW_PASSWORD),
-        otpPinId: pinId,
-        otpCode: code
-      }))
+      const input = { accountId, newPassword: pw(NEW_PASSWORD), otpPinId: pinId, otpCode: code }
+      const error = yield* Effect.flip(Auth.changePassword({ ...input, currentPassword: pw("not my password") }))
       expect(error._tag).toBe("InvalidCredentials")
-      expect((yield* Store.otp(pinId)).attempts).toBe(0)
+      expect((yield* Store.otp(pinId)).consumedAt).not.toBeNull()
       expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${ADA.password}`)
+      // the right password with the spent code: still refused
+      const reused = yield* Effect.flip(Auth.changePassword({ ...input, currentPassword: pw(ADA.password) }))
+      expect(reused._tag).toBe("OtpGateRejected")
+      // no cooldown: the spent code is not outstanding
+      const fresh = yield* actionCode(accountId)
+      yield* Auth.changePassword({ ...input, currentPassword: pw(ADA.password), otpPinId: fresh.pinId, otpCode: fresh.code })
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${NEW_PASSWORD}`)
     })))
 
   it.effect("a bad OTP is OtpGateRejected and changes nothing", () =>
@@ -232,7 +238,7 @@ describe("changePassword", () => {
       expect(error._tag).toBe("OtpGateRejected")
     })))
 
-  it.effect("the same new password is PasswordReused and the code stays usable", () =>
+  it.effect("the same new password is PasswordReused and spends the code", () =>
     inMemory(Effect.gen(function*() {
       const { accountId } = yield* signedInAda
       const { pinId, code } = yield* actionCode(accountId)
@@ -240,9 +246,11 @@ describe("changePassword", () => {
       expect((yield* Effect.flip(Auth.changePassword({ ...input, newPassword: pw(ADA.password) })))._tag).toBe(
         "PasswordReused"
       )
-      expect((yield* Store.otp(pinId)).consumedAt).toBeNull()
-      yield* Auth.changePassword({ ...input, newPassword: pw(NEW_PASSWORD) })
-      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${NEW_PASSWORD}`)
+      expect((yield* Store.otp(pinId)).consumedAt).not.toBeNull()
+      expect((yield* Effect.flip(Auth.changePassword({ ...input, newPassword: pw(NEW_PASSWORD) })))._tag).toBe(
+        "OtpGateRejected"
+      )
+      expect((yield* Store.account(accountId)).account.passwordHash).toBe(`hash:${ADA.password}`)
     })))
 
   it.effect("NoPasswordSet for an account without a password; AccountNotFound for none", () =>
@@ -256,17 +264,30 @@ describe("changePassword", () => {
     })))
 })
 
-describe("withConsumedOtp", () => {
-  it.effect("when the protected change fails, the code is not consumed (one transaction)", () =>
+describe("passOtpGate", () => {
+  it.effect("the first presentation spends the code, even with a wrong code: one guess per code", () =>
     inMemory(Effect.gen(function*() {
       const { accountId } = yield* signedInAda
-      const { pinId } = yield* Auth.requestActionOtp(accountId)
-      const error = yield* Effect.flip(Auth.withConsumedOtp(pinId, Effect.fail("change failed" as const)))
-      expect(error).toBe("change failed")
-      expect((yield* Store.otp(pinId)).consumedAt).toBeNull()
-      expect(yield* Auth.withConsumedOtp(pinId, Effect.succeed("done"))).toBe("done")
+      const { pinId, code } = yield* actionCode(accountId)
+      expect((yield* Effect.flip(Auth.passOtpGate(accountId, pinId, wrongCode(code))))._tag).toBe("OtpGateRejected")
       expect((yield* Store.otp(pinId)).consumedAt).not.toBeNull()
-      expect((yield* Effect.flip(Auth.withConsumedOtp(pinId, Effect.succeed("twice"))))._tag).toBe("OtpGateRejected")
+      expect((yield* Effect.flip(Auth.passOtpGate(accountId, pinId, code)))._tag).toBe("OtpGateRejected")
+      const fresh = yield* actionCode(accountId)
+      yield* Auth.passOtpGate(accountId, fresh.pinId, fresh.code)
+      expect((yield* Effect.flip(Auth.passOtpGate(accountId, fresh.pinId, fresh.code)))._tag).toBe("OtpGateRejected")
+    })))
+
+  it.effect("another account's pinId, a malformed one or an expired code spends nothing of anyone's", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* signedInAda
+      const bola = yield* registerBola
+      const theirs = yield* actionCode(bola.account.id)
+      expect((yield* Effect.flip(Auth.passOtpGate(accountId, theirs.pinId, theirs.code)))._tag).toBe("OtpGateRejected")
+      expect((yield* Store.otp(theirs.pinId)).consumedAt).toBeNull()
+      expect((yield* Effect.flip(Auth.passOtpGate(accountId, "' OR 1=1 --", "123456")))._tag).toBe("OtpGateRejected")
+      const mine = yield* actionCode(accountId)
+      yield* TestClock.adjust("10 minutes")
+      expect((yield* Effect.flip(Auth.passOtpGate(accountId, mine.pinId, mine.code)))._tag).toBe("OtpGateRejected")
     })))
 
   it.effect("requestActionOtp: NoEmailOnFile when the email is empty", () =>

@@ -372,7 +372,7 @@ describe("resetPin", () => {
       expect((yield* fiveWrong(accountId))[4]).toBe("AccountSuspended")
     })))
 
-  it.effect("a wrong or foreign OTP is OtpGateRejected and changes nothing", () =>
+  it.effect("a wrong or foreign OTP is OtpGateRejected and changes nothing but the spent code", () =>
     inMemory(Effect.gen(function*() {
       const { accountId, customerId } = yield* withPin(verifiedAda)
       yield* verify(accountId, WRONG)
@@ -382,7 +382,9 @@ describe("resetPin", () => {
       expect(yield* outcome(Auth.resetPin(accountId, pin(NEW_PIN), "no-such-pin", code))).toBe("OtpGateRejected")
       expect(yield* pinHashOf(accountId)).toBe(`hash:${PIN}`)
       expect((yield* Store.pinGuard(customerId)).wrongTries).toBe(1)
-      expect((yield* Store.otp(pinId)).consumedAt).toBeNull()
+      // the wrong guess spent it: the right code no longer passes
+      expect((yield* Store.otp(pinId)).consumedAt).not.toBeNull()
+      expect(yield* outcome(Auth.resetPin(accountId, pin(NEW_PIN), pinId, code))).toBe("OtpGateRejected")
     })))
 
   it.effect("a malformed new PIN is InvalidPinFormat before the OTP is tried", () =>

@@ -274,7 +274,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("banks a
   })
 
   describe("DELETE /beneficiaries/{id} (OTP-gated)", () => {
-    it.effect("wrong code → 401 and kept; another customer's → 404 without spending the code; the right code removes and promotes the next; the code cannot be reused", () =>
+    it.effect("wrong code → 401 and kept; another customer's → 404; each spends its code; the right code removes and promotes the next; two removals back to back need no wait", () =>
       Effect.gen(function*() {
         const owner = yield* verifiedAccount("ben-del")
         const other = yield* verifiedAccount("ben-del-other")
@@ -284,31 +284,48 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("banks a
         const foreign = yield* saved(other.accessToken, accountNumber())
         const otp = yield* actionOtp(owner.accessToken, owner.email)
 
-        // wrong code: 401, nothing removed
+        // wrong code: 401, nothing removed, and the code is spent (one guess per code)
         expectFailure(
           yield* remove(owner.accessToken, first.id, { otpPinId: otp.otpPinId, otpCode: otherCode(otp.otpCode) }),
           401,
           BAD_OTP,
           "Beneficiary"
         )
+        expectFailure(yield* remove(owner.accessToken, first.id, otp), 401, BAD_OTP, "Beneficiary")
         expect((yield* list(owner.accessToken)).map((x) => x.id)).toEqual([first.id, second.id, third.id])
 
-        // another customer's beneficiary, or an unknown id, with a valid code: 404, and the code is not spent
-        expectFailure(yield* remove(owner.accessToken, foreign.id, otp), 404, NOT_FOUND, "Beneficiary")
-        expectFailure(yield* remove(owner.accessToken, randomUUID(), otp), 404, NOT_FOUND, "Beneficiary")
+        // another customer's beneficiary, or an unknown id, with a valid code: 404 (the code is spent)
+        const forForeign = yield* actionOtp(owner.accessToken, owner.email)
+        expectFailure(yield* remove(owner.accessToken, foreign.id, forForeign), 404, NOT_FOUND, "Beneficiary")
+        const forUnknown = yield* actionOtp(owner.accessToken, owner.email)
+        expectFailure(yield* remove(owner.accessToken, randomUUID(), forUnknown), 404, NOT_FOUND, "Beneficiary")
+        expectFailure(yield* remove(owner.accessToken, first.id, forUnknown), 401, BAD_OTP, "Beneficiary")
         expect((yield* list(other.accessToken)).map((x) => x.id)).toEqual([foreign.id])
 
         // the right code removes the default; the oldest remaining one is promoted
-        const removed = yield* remove(owner.accessToken, first.id, otp)
+        const fresh = yield* actionOtp(owner.accessToken, owner.email)
+        const removed = yield* remove(owner.accessToken, first.id, fresh)
         expect(expectSuccess(removed, { apiObject: "Beneficiary", message: "Beneficiary removed." })).toEqual({})
         const after = yield* list(owner.accessToken)
         expect(after.map((x) => [x.id, x.isDefault])).toEqual([[second.id, true], [third.id, false]])
 
         // the code is spent
-        expectFailure(yield* remove(owner.accessToken, third.id, otp), 401, BAD_OTP, "Beneficiary")
+        expectFailure(yield* remove(owner.accessToken, third.id, fresh), 401, BAD_OTP, "Beneficiary")
         expect((yield* list(owner.accessToken)).map((x) => x.id)).toEqual([second.id, third.id])
         // and the removed one is gone
         expectFailure(yield* setDefault(owner.accessToken, first.id), 404, NOT_FOUND, "Beneficiary")
+
+        // the next removal right after: a new code at once, no cooldown to wait out
+        const next = yield* actionOtp(owner.accessToken, owner.email)
+        expectSuccess(yield* remove(owner.accessToken, third.id, next), { apiObject: "Beneficiary" })
+        expect((yield* list(owner.accessToken)).map((x) => x.id)).toEqual([second.id])
+
+        // five codes in this quarter hour: the sixth is refused with the seconds to wait
+        const refused = yield* post("/api/v1/auth/otp/request", undefined, owner.accessToken)
+        const error = expectFailure(refused, 429, /^Please wait \d+ seconds/)
+        expect(error.code).toBe("OTP_COOLDOWN")
+        expect(error.retryAfterSeconds).toBeGreaterThan(890)
+        expect(refused.headers["retry-after"]).toBe(String(error.retryAfterSeconds))
       }))
 
     it.effect("one code, two removals at once: exactly one succeeds", () =>

@@ -162,7 +162,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("passwor
         )
       }))
 
-    it.effect("the same password again → 400, and the code is still usable", () =>
+    it.effect("the same password again → 400 and spends the code; a new one comes at once", () =>
       Effect.gen(function*() {
         const account = yield* register("resetsame")
         const code = yield* resetCodeFor(account.email)
@@ -171,7 +171,9 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("passwor
           400,
           "New password must be different from the current password"
         )
-        expectSuccess(yield* post(RESET, { email: account.email, code, password: "different-pass-1" }))
+        expectFailure(yield* post(RESET, { email: account.email, code, password: "different-pass-1" }), 401, "Invalid or expired OTP")
+        const fresh = yield* resetCodeFor(account.email)
+        expectSuccess(yield* post(RESET, { email: account.email, code: fresh, password: "different-pass-1" }))
       }))
 
     it.effect("missing fields and a short password → 400 naming the field", () =>
@@ -247,16 +249,27 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("passwor
         )
       }))
 
-    it.effect("a wrong current password → 401 'Invalid credentials'", () =>
+    it.effect("a wrong current password → 401 'Invalid credentials'; the retry with a new code needs no wait", () =>
       Effect.gen(function*() {
         const account = yield* verifiedAccount("changecur")
         const { code, pinId } = yield* actionOtp(account)
-        expectFailure(
+        const error = expectFailure(
           yield* post(CHANGE, { currentPassword: "not-my-password", newPassword: "changed-pass-1", otpPinId: pinId, otpCode: code }, account.accessToken),
           401,
           "Invalid credentials"
         )
+        expect(error.code).toBe("INVALID_CREDENTIALS")
         expectSuccess(yield* login({ email: account.email, password: account.password }))
+        // the code was spent by that attempt: it cannot be used again
+        expectFailure(
+          yield* post(CHANGE, { currentPassword: account.password, newPassword: "changed-pass-1", otpPinId: pinId, otpCode: code }, account.accessToken),
+          401,
+          GATE_REJECTED
+        )
+        // and a new one is sent at once (no resend cooldown for a spent code)
+        const fresh = yield* actionOtp(account)
+        expectSuccess(yield* post(CHANGE, { currentPassword: account.password, newPassword: "changed-pass-1", otpPinId: fresh.pinId, otpCode: fresh.code }, account.accessToken))
+        expectSuccess(yield* login({ email: account.email, password: "changed-pass-1" }))
       }))
 
     it.effect("a wrong code → 401 'Invalid or expired OTP'", () =>

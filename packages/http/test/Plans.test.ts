@@ -21,7 +21,6 @@ import {
   verifiedAccount
 } from "./support/Fixtures.js"
 import {
-  allowNewOtp,
   BORROW,
   BORROW_QUOTE,
   deposit,
@@ -353,14 +352,13 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
   })
 
   describe("PATCH /disbursements/plan (OTP-gated)", () => {
-    it.effect("404 without a plan; a wrong code is 401 and changes nothing; the right code edits; a code works once", () =>
+    it.effect("404 without a plan; a wrong code is 401, changes nothing and spends the code; a fresh code edits, once", () =>
       Effect.gen(function*() {
         const c = yield* bankCustomer("patch")
         const none = yield* actionOtp(c.accessToken, c.email)
         expectFailure(yield* patchPlan(c.accessToken, { ...planBody(), ...none }), 404, "No disbursement plan found", DISBURSEMENT)
 
         const plan = yield* upsert(c.accessToken, planBody({ scheduledTime: "20:00" }))
-        yield* allowNewOtp(c.id)
         const otp = yield* actionOtp(c.accessToken, c.email)
         const edit = planBody({ scheduledTime: "21:15", withdrawalAccountName: "Ada Obi" })
         expectFailure(
@@ -371,8 +369,11 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         )
         expectFailure(yield* patchPlan(c.accessToken, { ...edit, otpPinId: randomUUID(), otpCode: otp.otpCode }), 401, BAD_OTP, DISBURSEMENT)
         expect((yield* getPlan(c.accessToken)).scheduledTime).toBe("20:00")
+        // the wrong guess spent it: the right code is refused too, and a new one comes without waiting
+        expectFailure(yield* patchPlan(c.accessToken, { ...edit, ...otp }), 401, BAD_OTP, DISBURSEMENT)
+        const fresh = yield* actionOtp(c.accessToken, c.email)
 
-        const patched = expectSuccess(yield* patchPlan(c.accessToken, { ...edit, ...otp }), {
+        const patched = expectSuccess(yield* patchPlan(c.accessToken, { ...edit, ...fresh }), {
           apiObject: DISBURSEMENT,
           message: "Disbursement plan updated."
         })
@@ -380,7 +381,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         expect(yield* getPlan(c.accessToken)).toEqual(patched)
 
         // spent: the same code again is refused
-        expectFailure(yield* patchPlan(c.accessToken, { ...planBody({ scheduledTime: "05:00" }), ...otp }), 401, BAD_OTP, DISBURSEMENT)
+        expectFailure(yield* patchPlan(c.accessToken, { ...planBody({ scheduledTime: "05:00" }), ...fresh }), 401, BAD_OTP, DISBURSEMENT)
         expect((yield* getPlan(c.accessToken)).scheduledTime).toBe("21:15")
       }))
 
@@ -395,12 +396,10 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         )
         expect(patched).toMatchObject({ totalAmountKobo: "1400000", amount: "200000", scheduledTime: "06:30", active: false })
 
-        yield* allowNewOtp(c.id)
         const old = yield* customerOtp(c.accessToken, c.email)
         yield* expireOtps(c.id)
         expectFailure(yield* patchPlan(c.accessToken, { ...planBody(), ...old }), 401, BAD_OTP, DISBURSEMENT)
         // the alias and /auth/otp/request hand out the same kind of code: either passes the gate
-        yield* allowNewOtp(c.id)
         const viaAuth = yield* actionOtp(c.accessToken, c.email)
         expect(expectSuccess(yield* patchPlan(c.accessToken, { ...planBody({ durationDays: 14 }), ...viaAuth }), { apiObject: DISBURSEMENT }))
           .toMatchObject({ durationDays: 14, cyclesTotal: 14, amount: "50000" })
@@ -423,7 +422,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         expect(Date.now() - started).toBeLessThan(5_000)
       }))
 
-    it.effect("validation: otpPinId and otpCode are required; the plan terms as for POST; the code is not spent by a refused edit", () =>
+    it.effect("validation: otpPinId and otpCode are required; the plan terms as for POST; invalid terms do not spend the code, a refused edit does", () =>
       Effect.gen(function*() {
         const c = yield* bankCustomer("patch-val")
         yield* upsert(c.accessToken, planBody())
@@ -443,7 +442,9 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
           "Account not found at that bank",
           DISBURSEMENT
         )
-        expectSuccess(yield* patchPlan(c.accessToken, { ...planBody({ durationDays: 35 }), ...otp }), { apiObject: DISBURSEMENT })
+        expectFailure(yield* patchPlan(c.accessToken, { ...planBody({ durationDays: 35 }), ...otp }), 401, BAD_OTP, DISBURSEMENT)
+        const fresh = yield* actionOtp(c.accessToken, c.email)
+        expectSuccess(yield* patchPlan(c.accessToken, { ...planBody({ durationDays: 35 }), ...fresh }), { apiObject: DISBURSEMENT })
       }))
   })
 

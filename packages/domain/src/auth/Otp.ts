@@ -2,11 +2,16 @@
  * One-time codes (OWASP ASVS 2.7/2.8):
  * - 6 digits from a CSPRNG; only an HMAC of the code (keyed, salted with the code's id) is stored;
  * - bound to one account, one channel and one purpose; issuing a new code retires the old one;
- * - single use, valid for 10 minutes, at most 5 guesses per code (a guess spends its attempt
- *   before it is compared, so parallel guessing cannot exceed 5);
- * - a new code for the same purpose can be requested once a minute (resend cooldown), and at most
- *   5 times an hour, so an attacker gets at most 25 guesses an hour at any one purpose of an account
- *   (one chance in 40,000 per hour for 6 digits), however often codes are re-sent.
+ * - single use and valid for 10 minutes. A code typed by hand (email/phone verification, password
+ *   reset) allows 5 guesses (a guess spends its attempt before it is compared, so parallel guessing
+ *   cannot exceed 5); a code of an OTP-gated operation is spent by the first operation that
+ *   presents its pinId, whatever that operation's outcome (see OtpGate);
+ * - the resend cooldown (60 s) applies only while an unspent code of the same purpose is
+ *   outstanding: once it is used, retired, expired or out of attempts, a new one can be sent at
+ *   once. Abuse stays bounded by a window of 5 codes per 15 minutes per account and purpose, so an
+ *   attacker gets at most 25 guesses per quarter hour at any one purpose of an account (one chance
+ *   in 10,000 an hour for 6 digits). The window is per purpose so that a stranger who knows an
+ *   email and keeps asking for password resets cannot block that customer's in-app confirmations.
  */
 import { Clock, Duration, Effect, Option } from "effect"
 import { Notifier } from "../notifications/Ports.js"
@@ -21,7 +26,7 @@ export const OtpPolicy = {
   maxAttempts: 5,
   resendCooldown: Duration.seconds(60),
   maxIssuedPerWindow: 5,
-  issueWindow: Duration.hours(1)
+  issueWindow: Duration.minutes(15)
 } as const
 
 /** A code can still be guessed: not used, not expired, attempts left. */
@@ -30,15 +35,19 @@ export const isLive = (otp: OneTimeCode, now: Date): boolean =>
 
 const secondsUntil = (at: number, now: Date) => Math.max(0, Math.ceil((at - now.getTime()) / 1000))
 
-/** Seconds until another code may be sent, 0 when one may be sent now. */
+/**
+ * Seconds until another code may be sent, 0 when one may be sent now: the cooldown runs only while
+ * the previous code is still outstanding (not spent, expired or out of attempts).
+ */
 export const cooldownRemaining = (previous: Option.Option<OneTimeCode>, now: Date): number =>
   Option.match(previous, {
     onNone: () => 0,
-    onSome: (otp) => secondsUntil(otp.createdAt.getTime() + Duration.toMillis(OtpPolicy.resendCooldown), now)
+    onSome: (otp) =>
+      isLive(otp, now) ? secondsUntil(otp.createdAt.getTime() + Duration.toMillis(OtpPolicy.resendCooldown), now) : 0
   })
 
 /**
- * Seconds until the hourly issue limit allows another code, 0 when it does. `issued` are the
+ * Seconds until the issue window allows another code, 0 when it does. `issued` are the
  * creation times within the current window, oldest first.
  */
 export const windowRemaining = (issued: ReadonlyArray<Date>, now: Date): number =>
@@ -114,8 +123,14 @@ export const guessOtp = (
     const now = new Date(yield* Clock.currentTimeMillis)
     const claimed = yield* (yield* OtpRepo).claimAttempt(otp.value.id, now)
     if (Option.isNone(claimed)) return "invalid"
-    const digest = yield* codeDigest(claimed.value.id, guess)
-    return (yield* SecretHasher).equals(digest, claimed.value.codeHash) ? "correct" : "incorrect"
+    return (yield* codeMatches(claimed.value, guess)) ? "correct" : "incorrect"
+  })
+
+/** Whether `guess` is the code (compared in constant time); spends nothing. */
+export const codeMatches = (otp: OneTimeCode, guess: string) =>
+  Effect.gen(function*() {
+    const digest = yield* codeDigest(otp.id, guess)
+    return (yield* SecretHasher).equals(digest, otp.codeHash)
   })
 
 /** Uses the code up; false when a concurrent request used it first. */

@@ -1,11 +1,10 @@
 /**
- * The one-time-code gate of sensitive operations (OTP request, check, consume).
+ * The one-time-code gate of sensitive operations (OTP request, then check-and-spend).
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { requireAccount } from "../account/Accounts.js"
-import { atomically } from "../shared/UseCase.js"
 import { NoEmailOnFile, OtpGateRejected } from "./Errors.js"
-import { consumeOtp, guessOtp, issueOtp } from "./Otp.js"
+import { codeMatches, consumeOtp, issueOtp } from "./Otp.js"
 import { OtpRepo } from "./Ports.js"
 
 /** `POST /auth/otp/request`: a code for an OTP-gated action; returns its id (`pinId`). */
@@ -29,23 +28,25 @@ export const requestActionOtp = (accountId: string) =>
 const PIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
- * The gate of OTP-protected operations: the code `otpPinId` must belong to this account, have been
- * issued by the OTP request endpoint, and match. Returns the code's id, to be consumed in the same
- * unit of work as the protected change.
+ * The gate of OTP-protected operations. The code `otpPinId` must belong to this account, have been
+ * issued by the OTP request endpoint, be unspent and unexpired, and match.
+ *
+ * The first operation that presents a pinId spends that code, whatever happens next: a wrong
+ * code, a wrong current password, a missing beneficiary or a failed change all leave it used. So a
+ * code is never good for two operations, each code gives one guess, and (the cooldown running only
+ * while a code is outstanding) the customer can ask for a new one at once. Call it before any
+ * other check of the operation that could reveal something (a current password, say), so every
+ * such check costs a fresh code from the customer's mailbox. pinIds are opaque to clients: one
+ * that is malformed, unknown or another account's is simply not a valid code, and spends nothing.
  */
 export const passOtpGate = (accountId: string, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
-    // pinIds are opaque to clients: one that cannot be ours is simply not a valid code
     if (!PIN_ID.test(otpPinId)) return yield* new OtpGateRejected()
     const otp = yield* (yield* OtpRepo).findById(otpPinId)
-    const guess = yield* guessOtp(otp, { accountId, purpose: "sensitive_action" }, otpCode)
-    if (guess !== "correct") return yield* new OtpGateRejected()
-    return otpPinId
+    if (Option.isNone(otp) || otp.value.accountId !== accountId || otp.value.purpose !== "sensitive_action") {
+      return yield* new OtpGateRejected()
+    }
+    // spent before it is compared, committed on its own: no outcome of the operation gives it back
+    if (!(yield* consumeOtp(otp.value.id))) return yield* new OtpGateRejected()
+    if (!(yield* codeMatches(otp.value, otpCode))) return yield* new OtpGateRejected()
   })
-
-/** Runs `change` with the code consumed in the same transaction: both happen or neither. */
-export const withConsumedOtp = <A, E, R>(otpId: string, change: Effect.Effect<A, E, R>) =>
-  atomically(Effect.gen(function*() {
-    if (!(yield* consumeOtp(otpId))) return yield* new OtpGateRejected()
-    return yield* change
-  }))

@@ -7,10 +7,10 @@ import { AccountNotFound } from "../account/Errors.js"
 import { Account } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
 import { PasswordHasher } from "../shared/Ports.js"
-import { now } from "../shared/UseCase.js"
+import { atomically, now } from "../shared/UseCase.js"
 import { InvalidCredentials, NoPasswordSet, OtpGateRejected, PasswordReused } from "./Errors.js"
-import { guessOtp, issueOtp } from "./Otp.js"
-import { passOtpGate, withConsumedOtp } from "./OtpGate.js"
+import { consumeOtp, guessOtp, issueOtp } from "./Otp.js"
+import { passOtpGate } from "./OtpGate.js"
 import { OtpRepo, RefreshTokenRepo } from "./Ports.js"
 
 const replacePassword = (accountId: string, newPassword: Redacted.Redacted<string>) =>
@@ -51,9 +51,11 @@ export const resetPassword = (input: { email: string; code: string; password: Re
     if ((yield* guessOtp(otp, { accountId, purpose: "password_reset" }, input.code)) !== "correct") {
       return yield* new OtpGateRejected()
     }
+    // A proven code is spent whatever follows (a reused password included): ask for a new one.
+    if (!(yield* consumeOtp(Option.getOrThrow(otp).id))) return yield* new OtpGateRejected()
     // Checked only after the code is proven, so this cannot be used to test password guesses.
     if (yield* isCurrentPassword(found.value.account, input.password)) return yield* new PasswordReused()
-    yield* withConsumedOtp(Option.getOrThrow(otp).id, replacePassword(accountId, input.password))
+    yield* atomically(replacePassword(accountId, input.password))
   }).pipe(Effect.withSpan("Auth.resetPassword"))
 
 export const changePassword = (input: {
@@ -65,9 +67,10 @@ export const changePassword = (input: {
 }) =>
   Effect.gen(function*() {
     const { account } = yield* requireAccount(input.accountId)
+    // The code first: each guess at the current password costs a fresh code from the mailbox.
+    yield* passOtpGate(input.accountId, input.otpPinId, input.otpCode)
     if (account.passwordHash === null) return yield* new NoPasswordSet()
     if (!(yield* isCurrentPassword(account, input.currentPassword))) return yield* new InvalidCredentials()
-    const otpId = yield* passOtpGate(input.accountId, input.otpPinId, input.otpCode)
     if (Redacted.value(input.currentPassword) === Redacted.value(input.newPassword)) return yield* new PasswordReused()
-    yield* withConsumedOtp(otpId, replacePassword(input.accountId, input.newPassword))
+    yield* atomically(replacePassword(input.accountId, input.newPassword))
   }).pipe(Effect.withSpan("Auth.changePassword"))

@@ -17,7 +17,7 @@ import { CoreBanking, type CoreBankingError } from "../banking/CoreBanking.js"
 import { PasswordHasher } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { CurrentPinRequired, InvalidPinFormat, PinIncorrect, PinLocked, PinNotSet } from "./Errors.js"
-import { passOtpGate, withConsumedOtp } from "./OtpGate.js"
+import { passOtpGate } from "./OtpGate.js"
 import { isPinFormat, type PinLock, PinPolicy, retryAfterSeconds, shouldFreeze } from "./PinLockout.js"
 import { PinRepo, RefreshTokenRepo } from "./Ports.js"
 
@@ -95,18 +95,18 @@ export const verifyPin = (accountId: string, pin: Redacted.Redacted<string>) =>
   }).pipe(Effect.withSpan("Auth.verifyPin"))
 
 /**
- * `POST /auth/pin/reset`: a new PIN without the old one, gated by a sensitive-action OTP. The new
- * hash, the cleared count (and lifted lock) and the used-up code commit together. Lockouts are
- * kept, so resets cannot dodge the freeze.
+ * `POST /auth/pin/reset`: a new PIN without the old one, gated by a sensitive-action OTP (spent by
+ * this request whatever follows). The new hash and the cleared count (and lifted lock) commit
+ * together. Lockouts are kept, so resets cannot dodge the freeze.
  */
 export const resetPin = (accountId: string, pin: Redacted.Redacted<string>, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
     yield* requireFormat(pin, "pin")
     const found = yield* accountForPin(accountId)
-    const otpId = yield* passOtpGate(accountId, otpPinId, otpCode)
+    yield* passOtpGate(accountId, otpPinId, otpCode)
     const hash = yield* (yield* PasswordHasher).hash(pin)
     const customerId = found.customer.id
-    yield* withConsumedOtp(otpId, Effect.gen(function*() {
+    yield* atomically(Effect.gen(function*() {
       const repo = yield* PinRepo
       yield* repo.setPinHash(customerId, hash, yield* now)
       yield* repo.clearWrongTries(customerId)

@@ -9,10 +9,11 @@
 import { Clock, Effect, Option } from "effect"
 import { AccountNotFound } from "../account/Errors.js"
 import { AccountRepo } from "../account/Ports.js"
-import { passOtpGate, withConsumedOtp } from "../auth/OtpGate.js"
+import { passOtpGate } from "../auth/OtpGate.js"
 import { BankListCache } from "../banking/Caches.js"
 import { CoreBanking, type ProviderRefused, ResponseCodes } from "../banking/CoreBanking.js"
 import { Ids } from "../shared/Ports.js"
+import { atomically } from "../shared/UseCase.js"
 import { BeneficiaryAccountNotFound, BeneficiaryAlreadySaved, BeneficiaryNotFound, InvalidAccountNumber, InvalidBankCode } from "./Errors.js"
 import type { Beneficiary } from "./Model.js"
 import { BeneficiaryRepo } from "./Ports.js"
@@ -110,17 +111,16 @@ export interface Removed {
 }
 
 /**
- * OTP-gated removal (code from `Auth.requestActionOtp`). The code is consumed, the row deleted and
- * the next default promoted in one unit of work: all or nothing.
+ * OTP-gated removal (code from `Auth.requestActionOtp`). The code is spent first, whatever follows
+ * (an unknown beneficiary included); the row is deleted and the next default promoted in one unit
+ * of work: both or neither.
  */
 export const remove = (accountId: string, beneficiaryId: string, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const repo = yield* BeneficiaryRepo
-    if (Option.isNone(yield* repo.findById(customer.id, beneficiaryId))) return yield* new BeneficiaryNotFound()
-    const otpId = yield* passOtpGate(accountId, otpPinId, otpCode)
-    return yield* withConsumedOtp(
-      otpId,
+    yield* passOtpGate(accountId, otpPinId, otpCode)
+    return yield* atomically(
       Effect.gen(function*() {
         const removed = yield* repo.remove(customer.id, beneficiaryId)
         if (Option.isNone(removed)) return yield* new BeneficiaryNotFound()

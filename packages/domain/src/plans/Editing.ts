@@ -3,10 +3,7 @@
  */
 import { Effect, Option } from "effect"
 import { AccountNotActive } from "../account/Errors.js"
-import { OtpGateRejected } from "../auth/Errors.js"
-import { consumeOtp } from "../auth/Otp.js"
 import { passOtpGate } from "../auth/OtpGate.js"
-import { OtpRepo } from "../auth/Ports.js"
 import { banks } from "../banking/Caches.js"
 import { NoBankAccount } from "../banking/Errors.js"
 import * as Beneficiaries from "../beneficiaries/Beneficiaries.js"
@@ -111,8 +108,7 @@ const scheduleChanged = (plan: Plan, input: PlanInput, terms: Schedule.ScheduleT
   plan.frequency !== terms.frequency || plan.weekDay !== terms.weekDay
 
 /**
- * The edit, under the plan's row lock, in one transaction with `gate` (the OTP consumption of a
- * PATCH: both happen or neither). The wallet is checked for activation after the commit, never
+ * The edit, under the plan's row lock, in one transaction. The wallet is checked for activation after the commit, never
  * while the transaction (and, on PGlite, the one connection) is held across a provider call.
  * A concurrent save (the scheduler settling a payout) is retried.
  */
@@ -121,14 +117,12 @@ export const edit = (
   input: PlanInput,
   terms: Schedule.ScheduleTerms,
   cycles: number,
-  destination: Destination,
-  gate: Effect.Effect<void, OtpGateRejected, OtpRepo> = Effect.void
+  destination: Destination
 ) =>
   Effect.gen(function*() {
     const repo = yield* PlanRepo
     const at = yield* now
     const saved = yield* atomically(Effect.gen(function*() {
-      yield* gate
       const plan = Option.getOrThrow(yield* repo.lock(planId))
       const current = yield* repo.findInstalment(plan.id, plan.cycleBase + plan.nextCycle)
       if (Option.isSome(current) && current.value.transactionId !== null && current.value.status === "open") {
@@ -186,16 +180,16 @@ export const edit = (
 
 /**
  * `PATCH /disbursements/plan`: the same edit as POST on an existing plan, behind the OTP gate (a
- * code from either OTP request endpoint). The code is consumed only when the edit is made.
+ * code from either OTP request endpoint). A well-formed request spends the code whatever follows
+ * (no plan, a destination the bank does not know, a payout in progress): ask for a new one.
  */
 export const patchPlan = (accountId: string, input: PlanInput, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
+    const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
+    yield* passOtpGate(accountId, otpPinId, otpCode)
     const { customer } = yield* requireWallet(accountId)
     const existing = yield* findPlan(customer.id)
     if (Option.isNone(existing) || existing.value.state === "completed") return yield* new PlanNotFound()
-    const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
     const destination = yield* verifyDestination(input)
-    const otpId = yield* passOtpGate(accountId, otpPinId, otpCode)
-    const consume = Effect.flatMap(consumeOtp(otpId), (used) => (used ? Effect.void : Effect.fail(new OtpGateRejected())))
-    return yield* edit(existing.value.id, input, terms, cycles, destination, consume)
+    return yield* edit(existing.value.id, input, terms, cycles, destination)
   }).pipe(Effect.withSpan("Plans.patchPlan"))

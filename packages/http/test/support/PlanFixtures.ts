@@ -97,10 +97,3 @@ export const extraCashYesterday = (planId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`UPDATE transactions SET created_at = created_at - interval '1 day'
         WHERE plan_id = ${planId} AND purpose = 'early_withdrawal'`).pipe(Effect.orDie)
-
-/** Lets the account request another action code now (moves its codes past the one-minute resend cooldown). */
-export const allowNewOtp = (accountId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`UPDATE one_time_codes SET created_at = created_at - interval '2 minutes' WHERE account_id = ${accountId}`).pipe(
-      Effect.orDie
-    )
