@@ -1,14 +1,16 @@
 /**
  * The transaction PIN over HTTP: POST /auth/pin (set, change), /auth/pin/verify and /auth/pin/reset,
  * every status of the spec, the lock (423 with Retry-After, even for the right PIN) and the atomic
- * count of concurrent wrong tries. The rolling-24-hours freeze is covered with the TestClock in the
- * domain tests (packages/domain/test/Pin.test.ts).
+ * count of concurrent wrong tries, and the freeze after three lockouts (reached here by resetting
+ * the PIN between lockouts; the rolling 24 hours are covered with the TestClock in the domain tests,
+ * packages/domain/test/Pin.test.ts).
  */
 import { describe, expect, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { expectFailure, expectSuccess, expectValidation, login, me, post, verifiedAccount } from "./support/Fixtures.js"
-import { actionOtp } from "./support/BankingFixtures.js"
+import { actionOtp, bankCustomer } from "./support/BankingFixtures.js"
 import { TestServer } from "./support/TestServer.js"
 
 const PIN = "/api/v1/auth/pin"
@@ -142,6 +144,50 @@ layer(TestServer, { excludeTestServices: true, timeout: "90 seconds" })("transac
         expectValidation(yield* post(RESET, { pin: "24680", otpPinId: otp.otpPinId, otpCode: otp.otpCode }, account.accessToken), { fields: ["pin"] })
         expectValidation(yield* post(RESET, { pin: "2468" }, account.accessToken), { fields: ["otpPinId", "otpCode"] })
         expectSuccess(yield* post(VERIFY, { pin: "1234" }, account.accessToken))
+      }))
+  })
+
+  describe("the freeze", () => {
+    it.effect("three lockouts within 24 hours: suspended, core account frozen, sessions revoked, staff alerted", () =>
+      Effect.gen(function*() {
+        const c = yield* bankCustomer("pin-freeze")
+        expectSuccess(yield* post(PIN, { pin: "1234" }, c.accessToken))
+        const fiveWrong = Effect.gen(function*() {
+          for (let i = 0; i < 4; i++) expectFailure(yield* post(VERIFY, { pin: "0000" }, c.accessToken), 401, "Incorrect PIN")
+          return yield* post(VERIFY, { pin: "0000" }, c.accessToken)
+        })
+        for (let lockout = 1; lockout <= 2; lockout++) {
+          expect(expectFailure(yield* fiveWrong, 423, /Too many incorrect PINs/).code).toBe("PIN_LOCKED")
+          // a reset lifts the lock but not the lockout history; its code comes without a wait
+          const otp = yield* actionOtp(c.accessToken, c.email)
+          expectSuccess(yield* post(RESET, { pin: "1234", ...otp }, c.accessToken))
+        }
+        const frozen = expectFailure(yield* fiveWrong, 403, "Account suspended")
+        expect(frozen.code).toBe("ACCOUNT_SUSPENDED")
+
+        // the account can do nothing more: the access token is refused, sessions are gone, no sign-in
+        expectFailure(yield* post(VERIFY, { pin: "1234" }, c.accessToken), 403, "Account suspended")
+        expect(expectFailure(yield* me(c.accessToken), 403, "Account suspended", "Customer").code).toBe("ACCOUNT_SUSPENDED")
+        expect(expectFailure(yield* post("/api/v1/auth/refresh-token", { refreshToken: c.refreshToken }), 401, /./).code).toBe(
+          "INVALID_REFRESH_TOKEN"
+        )
+        expect(expectFailure(yield* login({ email: c.email, password: c.password }), 403, "Account suspended").code).toBe(
+          "ACCOUNT_SUSPENDED"
+        )
+
+        const sql = yield* SqlClient.SqlClient
+        const [status] = yield* sql<{ customerStatus: string }>`SELECT customer_status FROM customers WHERE account_id = ${c.id}`
+        expect(status?.customerStatus).toBe("suspended")
+        const [core] = yield* sql<{ frozen: boolean; freezeReference: string | null }>`
+          SELECT frozen, freeze_reference FROM sandbox_accounts WHERE account_number = ${c.accountNumber}`
+        expect(core).toMatchObject({ frozen: true, freezeReference: expect.stringMatching(/^FRZ\d+$/) })
+        const kept = yield* sql<{ freezeReference: string }>`
+          SELECT f.freeze_reference FROM provider_freezes f JOIN customers cu ON cu.id = f.customer_id WHERE cu.account_id = ${c.id}`
+        expect(kept.map((r) => r.freezeReference)).toEqual([core!.freezeReference])
+        const alerts = yield* sql<{ kind: string; severity: string }>`
+          SELECT a.kind, a.severity FROM staff_alerts a JOIN customers cu ON cu.id = a.customer_id
+          WHERE cu.account_id = ${c.id} AND a.acknowledged_at IS NULL`
+        expect(alerts).toEqual([{ kind: "account_frozen_pin_lockout", severity: "critical" }])
       }))
   })
 })
