@@ -17,6 +17,7 @@ import { AlertRepoSql } from "./admin/AlertRepoSql.js"
 import { SettingsStoreSql } from "./settings/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql } from "./auth/AuthRepoSql.js"
 import { PinRepoSql } from "./auth/PinRepoSql.js"
+import { ReferralRepoSql } from "./referrals/ReferralRepoSql.js"
 import { BeneficiaryRepoSql } from "./beneficiaries/BeneficiaryRepoSql.js"
 import { NoticeRepoSql } from "./notifications/NoticeRepoSql.js"
 import { PlanRepoSql } from "./plans/PlanRepoSql.js"
@@ -53,6 +54,7 @@ const RepositoriesLive = Layer.mergeAll(
   OtpRepoSql,
   RefreshTokenRepoSql,
   PinRepoSql,
+  ReferralRepoSql,
   UnitOfWorkSql,
   TransactionRepoSql,
   BeneficiaryRepoSql,

@@ -12,6 +12,7 @@ import m0005_plans from "./migrations/0005_plans.js"
 import m0006_staff_alerts from "./migrations/0006_staff_alerts.js"
 import m0007_saga_fencing from "./migrations/0007_saga_fencing.js"
 import m0008_transaction_pin from "./migrations/0008_transaction_pin.js"
+import m0009_referrals from "./migrations/0009_referrals.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -21,7 +22,8 @@ export const migrations = Migrator.fromRecord({
   "0005_plans": m0005_plans,
   "0006_staff_alerts": m0006_staff_alerts,
   "0007_saga_fencing": m0007_saga_fencing,
-  "0008_transaction_pin": m0008_transaction_pin
+  "0008_transaction_pin": m0008_transaction_pin,
+  "0009_referrals": m0009_referrals
 })
 
 /** Applies every pending migration; returns the ids and names applied by this run. */

@@ -8,7 +8,9 @@ import { CustomersApi } from "./account/Api.js"
 import { AuthApi } from "./auth/Api.js"
 import { BanksApi, DepositsApi, KycApi, WebhooksApi } from "./banking/Api.js"
 import { BeneficiariesApi } from "./beneficiaries/Api.js"
+import { NotificationsApi } from "./notifications/Api.js"
 import { PlansApi } from "./plans/Api.js"
+import { ReferralsApi } from "./referrals/Api.js"
 import { errorCatalogueMarkdown } from "./DomainErrors.js"
 import { Failures } from "./shared/Envelope.js"
 import { documentValidationFailures } from "./shared/OpenApiDoc.js"
@@ -20,6 +22,8 @@ export class Api extends HttpApi.make("kobo-plans")
   .add(AuthApi)
   .add(KycApi.middleware(Authentication))
   .add(CustomersApi)
+  .add(NotificationsApi)
+  .add(ReferralsApi)
   .add(DepositsApi.middleware(Authentication))
   .add(TransfersApi.middleware(Authentication))
   .add(TransactionsApi)

@@ -10,7 +10,9 @@ import { accountCodes, type AccountError, accountErrors } from "./account/Errors
 import { authCodes, type AuthError, authErrors } from "./auth/Errors.js"
 import { bankingCodes, type BankingError, bankingErrors, bankingHandlerCodes, providerCodes, providerErrors } from "./banking/Errors.js"
 import { beneficiaryCodes, type BeneficiaryError, beneficiaryErrors } from "./beneficiaries/Errors.js"
+import { notificationCodes, type NotificationError, notificationErrors } from "./notifications/Errors.js"
 import { planCodes, type PlanError, planErrors } from "./plans/Errors.js"
+import { referralCodes, type ReferralError, referralErrors } from "./referrals/Errors.js"
 import { type HttpFailure, httpFailure, type HttpFailureWith } from "./shared/Envelope.js"
 import { type CodeInfo, type ErrorEntry, type ErrorTable, sharedCodes } from "./shared/ErrorTable.js"
 import { transactionCodes, type TransactionError, transactionErrors } from "./transactions/Errors.js"
@@ -26,6 +28,8 @@ export type DomainError =
   | TransferError
   | TransactionError
   | PlanError
+  | ReferralError
+  | NotificationError
 
 const errorTable = {
   ...accountErrors,
@@ -35,7 +39,9 @@ const errorTable = {
   ...beneficiaryErrors,
   ...transferErrors,
   ...transactionErrors,
-  ...planErrors
+  ...planErrors,
+  ...referralErrors,
+  ...notificationErrors
 } satisfies ErrorTable<DomainError>
 
 /**
@@ -52,7 +58,9 @@ export const errorCatalogue: Readonly<Record<string, CodeInfo>> = {
   ...beneficiaryCodes,
   ...transferCodes,
   ...transactionCodes,
-  ...planCodes
+  ...planCodes,
+  ...referralCodes,
+  ...notificationCodes
 }
 
 /** The catalogue as a Markdown table (code, status, meaning), sorted by status then code. */

@@ -14,7 +14,9 @@ import { AuthenticationLive } from "./Authentication.js"
 import { AuthHandlers } from "./auth/Handlers.js"
 import { BankHandlers, DepositHandlers, KycHandlers, WebhookHandlers } from "./banking/Handlers.js"
 import { BeneficiaryHandlers } from "./beneficiaries/Handlers.js"
+import { NotificationHandlers } from "./notifications/Handlers.js"
 import { PlanHandlers } from "./plans/Handlers.js"
+import { ReferralHandlers } from "./referrals/Handlers.js"
 import { TransactionHandlers } from "./transactions/Handlers.js"
 import { TransferHandlers } from "./transfers/Handlers.js"
 
@@ -22,6 +24,8 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([
     AuthHandlers,
     CustomerHandlers,
+    NotificationHandlers,
+    ReferralHandlers,
     KycHandlers,
     DepositHandlers,
     TransactionHandlers,

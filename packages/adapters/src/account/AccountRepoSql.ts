@@ -177,7 +177,14 @@ export const AccountRepoSql = Layer.effect(
         sql`
           UPDATE customers SET first_deposit_at = ${at}, updated_at = ${now}
           WHERE account_id = ${accountId} AND first_deposit_at IS NULL
-          RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb)
+          RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb),
+      setNotificationSettings: (accountId, patch, now) =>
+        sql`
+          UPDATE customers
+          SET sms_enabled = COALESCE(${patch.smsEnabled ?? null}::boolean, sms_enabled),
+              email_enabled = COALESCE(${patch.emailEnabled ?? null}::boolean, email_enabled),
+              updated_at = ${now}
+          WHERE account_id = ${accountId}`.pipe(Effect.asVoid, orDieDb)
     })
   })
 )

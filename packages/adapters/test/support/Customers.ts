@@ -9,7 +9,12 @@ import { randomUUID } from "node:crypto"
 let counter = 0
 
 /** `tag` names the test file in the email; `accountPrefix` (2 digits) keeps account numbers apart. */
-export const newCustomer = (tag: string, accountPrefix: string, createdAt: Date) =>
+export const newCustomer = (
+  tag: string,
+  accountPrefix: string,
+  createdAt: Date,
+  options: { readonly referredBy?: string; readonly firstName?: string; readonly lastName?: string } = {}
+) =>
   Effect.gen(function*() {
     const accountId = randomUUID()
     const n = ++counter
@@ -19,7 +24,7 @@ export const newCustomer = (tag: string, accountPrefix: string, createdAt: Date)
       customerStatus: "active",
       kycStatus: "bvn_verified",
       referralCode: randomUUID().slice(0, 8).toUpperCase(),
-      referredBy: null,
+      referredBy: options.referredBy ?? null,
       pinHash: null,
       smsEnabled: true,
       emailEnabled: true,
@@ -33,8 +38,8 @@ export const newCustomer = (tag: string, accountPrefix: string, createdAt: Date)
         email: `${tag}-${n}-${randomUUID().slice(0, 8)}@example.com`,
         phone: null,
         passwordHash: "hash",
-        firstName: "Ada",
-        lastName: "Obi",
+        firstName: options.firstName ?? "Ada",
+        lastName: options.lastName ?? "Obi",
         otherNames: null,
         dateOfBirth: "1990-01-31",
         gender: "female",

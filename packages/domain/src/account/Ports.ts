@@ -50,6 +50,12 @@ export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, 
   ) => Effect.Effect<ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string }>>
   /** Sets firstDepositAt to `at`, only when it is still null; true when this call set it. */
   readonly markFirstDeposit: (accountId: string, at: Date, now: Date) => Effect.Effect<boolean>
+  /** Sets the flags given (undefined = unchanged). */
+  readonly setNotificationSettings: (
+    accountId: string,
+    patch: { readonly smsEnabled?: boolean | undefined; readonly emailEnabled?: boolean | undefined },
+    now: Date
+  ) => Effect.Effect<void>
 }>() {}
 
 export interface BvnVerifiedDetails {

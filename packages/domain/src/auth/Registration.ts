@@ -1,10 +1,11 @@
 /**
  * Registration: a new account and its customer, with a unique referral code.
  */
-import { Effect, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { Account, type AccountWithCustomer, Customer } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
 import { REFERRAL_ALPHABET, REFERRAL_CODE_LENGTH } from "../referrals/ReferralCode.js"
+import { resolveReferrer } from "../referrals/Referrals.js"
 import { Ids, PasswordHasher, SecureRandom } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { EmailTaken, PhoneTaken } from "./Errors.js"
@@ -19,6 +20,8 @@ export interface RegisterInput {
   readonly dateOfBirth?: string | undefined
   readonly gender?: "male" | "female" | undefined
   readonly address?: string | undefined
+  /** the code of the customer who referred this one (UnknownReferralCode when nobody has it) */
+  readonly referralCode?: string | undefined
 }
 
 export const register = (input: RegisterInput) =>
@@ -26,6 +29,7 @@ export const register = (input: RegisterInput) =>
     const repo = yield* AccountRepo
     if (yield* repo.emailExists(input.email)) return yield* new EmailTaken()
     if (input.phone !== undefined && (yield* repo.phoneExists(input.phone))) return yield* new PhoneTaken()
+    const referredBy = yield* resolveReferrer(input.referralCode)
     const passwordHash = yield* (yield* PasswordHasher).hash(input.password)
     const ids = yield* Ids
     const random = yield* SecureRandom
@@ -57,7 +61,7 @@ export const register = (input: RegisterInput) =>
         customerStatus: "unverified",
         kycStatus: "pending",
         referralCode: yield* random.fromAlphabet(REFERRAL_CODE_LENGTH, REFERRAL_ALPHABET),
-        referredBy: null,
+        referredBy: Option.getOrNull(referredBy),
         pinHash: null,
         smsEnabled: true,
         emailEnabled: true,

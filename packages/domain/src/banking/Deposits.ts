@@ -6,6 +6,7 @@ import type { AccountWithCustomer } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
 import type { Kobo } from "../shared/Money.js"
 import { Ids } from "../shared/Ports.js"
+import { referralSucceeded } from "../referrals/Referrals.js"
 import { now } from "../shared/UseCase.js"
 import { TransactionRepo } from "../transactions/Ports.js"
 import { requireBankAccount } from "./BankAccount.js"
@@ -46,7 +47,9 @@ const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
     }
     if (deposits.length > 0 && found.customer.firstDepositAt === null) {
       const first = deposits.reduce((a, b) => (b.postedAt.getTime() < a.postedAt.getTime() ? b : a))
-      yield* (yield* AccountRepo).markFirstDeposit(found.account.id, first.postedAt, at)
+      if (yield* (yield* AccountRepo).markFirstDeposit(found.account.id, first.postedAt, at)) {
+        yield* referralSucceeded(found.customer)
+      }
     }
     const cache = yield* BalanceCache
     yield* cache.invalidate(accountNumber)

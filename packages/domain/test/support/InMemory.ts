@@ -33,6 +33,8 @@ import { TransactionRepo } from "../../src/transactions/Ports.js"
 import {FakeBankStateLive, FakeCoreBankingLive} from "./FakeBank.js"
 import {InMemoryAlertsLive} from "./InMemoryAlerts.js"
 import {makeInMemoryPinRepo} from "./InMemoryPin.js"
+import {makeInMemoryReferralRepo} from "./InMemoryReferrals.js"
+import { ReferralRepo } from "../../src/referrals/Ports.js"
 
 export { FakeBank, SANDBOX_BANKS } from "./FakeBank.js"
 export { AlertStore } from "./InMemoryAlerts.js"
@@ -391,7 +393,15 @@ export const AccountRepoLive = Layer.effect(
             ...found,
             customer: new Customer({ ...found.customer, firstDepositAt: at, updatedAt: now })
           })]
-        })
+        }),
+      setNotificationSettings: (accountId, patch, now) =>
+        updateCustomer(accountId, (c) =>
+          new Customer({
+            ...c,
+            smsEnabled: patch.smsEnabled ?? c.smsEnabled,
+            emailEnabled: patch.emailEnabled ?? c.emailEnabled,
+            updatedAt: now
+          }))
     }
   })
 )
@@ -582,6 +592,8 @@ export const BeneficiaryRepoLive = Layer.effect(
 
 export const PinRepoLive = Layer.effect(PinRepo, Effect.map(Store, ({ ref }) => makeInMemoryPinRepo(ref)))
 
+export const ReferralRepoLive = Layer.effect(ReferralRepo, Effect.map(Store, ({ ref }) => makeInMemoryReferralRepo(ref)))
+
 // ---------------------------------------------------------------------------------------------
 // Everything together
 // ---------------------------------------------------------------------------------------------
@@ -608,6 +620,7 @@ const PortsLive = Layer.mergeAll(
   TransactionRepoLive,
   BeneficiaryRepoLive,
   PinRepoLive,
+  ReferralRepoLive,
   FakeCoreBankingLive,
   InMemoryAlertsLive
 )

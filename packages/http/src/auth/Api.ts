@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { failuresOf, NoData, success } from "../shared/Envelope.js"
-import { Address, AnyPassword, Body, CalendarDate, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, Uuid } from "../shared/Schemas.js"
+import { Address, AnyPassword, Body, CalendarDate, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, ReferralCodeField, Uuid } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { AccountView, SignedIn, TokenPair } from "./Views.js"
 
@@ -34,7 +34,8 @@ export class AuthApi extends HttpApiGroup.make("auth")
         phone: Schema.optional(Phone),
         dateOfBirth: Schema.optional(CalendarDate),
         gender: Schema.optional(GenderField),
-        address: Schema.optional(Address)
+        address: Schema.optional(Address),
+        referralCode: Schema.optional(ReferralCodeField)
       }))
       .addSuccess(success("Auth", AccountView, { status: 201, message: "Account created. Verify your email to continue." }))
       .addError(failuresOf(400))

@@ -79,6 +79,9 @@ export const Uuid = Schema.UUID.annotations(msg("Must be a valid UUID"))
  */
 export const OtpPinId = Schema.String.annotations({ description: "The pinId returned by POST /auth/otp/request" })
 
+/** A referral code as typed: checked against the customers' codes by the use case (unknown: 400). */
+export const ReferralCodeField = Schema.String.pipe(Schema.maxLength(32, msg("Unknown referral code")))
+
 export const OtpCode = Schema.String.pipe(Schema.pattern(/^\d{6}$/, msg("Must be exactly 6 digits")))
 
 export const NonEmpty = Schema.String.pipe(Schema.minLength(1, msg("Must not be empty")), Schema.maxLength(512))

@@ -10,7 +10,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { randomInt } from "node:crypto"
-import { api, checkInvariants, expectSuccess, post, uniquePhone, verifiedAccount } from "./Fixtures.js"
+import { api, checkInvariants, expectSuccess, post, type RegisterOptions, uniquePhone, verifiedAccount } from "./Fixtures.js"
 import { lastCode, send } from "./TestServer.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -41,9 +41,9 @@ export const bvnBody = (overrides: Record<string, unknown> = {}) => ({
 export const verifyBvn = (body: unknown, token?: string) => post("/api/v1/auth/verify-bvn", body, token)
 
 /** An email-verified customer whose BVN is verified (kycStatus bvn_verified). */
-export const kycCustomer = (tag: string) =>
+export const kycCustomer = (tag: string, options: RegisterOptions = {}) =>
   Effect.gen(function*() {
-    const account = yield* verifiedAccount(tag)
+    const account = yield* verifiedAccount(tag, options)
     const body = bvnBody()
     expectSuccess(yield* verifyBvn(body, account.accessToken), { message: "BVN verified." })
     return { ...account, bvn: body.bvn as string }
@@ -53,9 +53,9 @@ export const createAccount = (token?: string, path: "create-account" | "create-b
   post(`/api/v1/customers/${path}`, undefined, token)
 
 /** A customer with a bank account at the sandbox (PND active, balance 0). */
-export const bankCustomer = (tag: string) =>
+export const bankCustomer = (tag: string, options: RegisterOptions = {}) =>
   Effect.gen(function*() {
-    const customer = yield* kycCustomer(tag)
+    const customer = yield* kycCustomer(tag, options)
     const created = expectSuccess(yield* createAccount(customer.accessToken), { status: 201, apiObject: "Customer" })
     return { ...customer, accountNumber: created.accountNumber as string }
   })

@@ -149,8 +149,14 @@ export interface Registered {
   readonly phone?: { readonly national: string; readonly e164: string; readonly international: string }
 }
 
-/** Registers an account (201 expected), optionally with a phone number. */
-export const register = (tag: string, options: { readonly withPhone?: boolean; readonly password?: string } = {}) =>
+export interface RegisterOptions {
+  readonly withPhone?: boolean
+  readonly password?: string
+  readonly referralCode?: string
+}
+
+/** Registers an account (201 expected), optionally with a phone number or a referral code. */
+export const register = (tag: string, options: RegisterOptions = {}) =>
   Effect.gen(function*() {
     const email = uniqueEmail(tag)
     const password = options.password ?? `pw-${tag}-12345`
@@ -158,7 +164,8 @@ export const register = (tag: string, options: { readonly withPhone?: boolean; r
     const reply = yield* post("/api/v1/auth/register", {
       email,
       password,
-      ...(phone === undefined ? {} : { phone: phone.national })
+      ...(phone === undefined ? {} : { phone: phone.national }),
+      ...(options.referralCode === undefined ? {} : { referralCode: options.referralCode })
     })
     const result = expectSuccess(reply, { status: 201 })
     return {
@@ -171,7 +178,7 @@ export const register = (tag: string, options: { readonly withPhone?: boolean; r
   })
 
 /** Sends the email code and verifies it; returns the account with its first token pair. */
-export const verifiedAccount = (tag: string, options: { readonly withPhone?: boolean; readonly password?: string } = {}) =>
+export const verifiedAccount = (tag: string, options: RegisterOptions = {}) =>
   Effect.gen(function*() {
     const account = yield* register(tag, options)
     expectSuccess(yield* post("/api/v1/auth/otp/email/send", { accountId: account.id }))

@@ -1,0 +1,31 @@
+/** The HTTP contract of notification settings: PATCH /customers/notifications (shown in GET /customers/me). */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { Body } from "../shared/Schemas.js"
+import { Authentication } from "../shared/Security.js"
+import { NO_SETTING_MESSAGE } from "./Errors.js"
+
+export const NotificationSettingsView = Schema.Struct({ smsEnabled: Schema.Boolean, emailEnabled: Schema.Boolean })
+
+const SettingsPatch = Body({
+  smsEnabled: Schema.optional(Schema.Boolean),
+  emailEnabled: Schema.optional(Schema.Boolean)
+}).pipe(Schema.filter((p) => p.smsEnabled !== undefined || p.emailEnabled !== undefined || NO_SETTING_MESSAGE))
+
+export class NotificationsApi extends HttpApiGroup.make("notifications")
+  .add(
+    HttpApiEndpoint.patch("updateNotifications", "/notifications")
+      .setPayload(SettingsPatch)
+      .addSuccess(success("Customer", NotificationSettingsView, { message: "Notification settings updated." }))
+      .addError(failuresOf(400))
+      .annotate(
+        OpenApi.Description,
+        "Turns optional messages (reports, marketing, referral news) on or off per channel. One-time codes and " +
+          "statements about the customer's money are always sent."
+      )
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/customers")
+  .annotate(OpenApi.Title, "Notification settings")
+{}

@@ -1,0 +1,20 @@
+/** The HTTP contract of referrals: GET /customers/referrals (the code itself is applied by register and social sign-in). */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { Authentication } from "../shared/Security.js"
+import { ReferralSummaryView } from "./Views.js"
+
+export class ReferralsApi extends HttpApiGroup.make("referrals")
+  .add(
+    HttpApiEndpoint.get("referrals", "/referrals")
+      .addSuccess(success("Customer", ReferralSummaryView))
+      .addError(failuresOf(400))
+      .annotate(
+        OpenApi.Description,
+        "The customer's referral code and whom it brought in; a referral is successful once the referred customer's first deposit is confirmed."
+      )
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/customers")
+  .annotate(OpenApi.Title, "Referrals")
+{}
