@@ -38,7 +38,60 @@ export interface AppConfigShape {
   readonly sandboxDuplicateReferences: "first-outcome" | "reject"
   /** how long the in-process sandbox accepts a NIP name enquiry's session id */
   readonly sandboxNipSessionTtlMs: number
+  /** social sign-in's identity provider; none = POST /oauth/social-sign-in answers 500 "not configured" */
+  readonly oauth: Option.Option<OAuthConfig>
+  /** web origins allowed to call with cookies (CORS and the cookie endpoints' Origin check) */
+  readonly appOrigins: ReadonlyArray<string>
 }
+
+export interface OAuthConfig {
+  /** the provider's key set (JWKS); cached, refetched on an unknown `kid` */
+  readonly jwksUrl: string
+  readonly issuer: string
+  /** our client ids at the provider (web, Android, iOS): a token's audience must be one of them; the first is the web client */
+  readonly clientIds: ReadonlyArray<string>
+  /** for the web `code` exchange: all three or none */
+  readonly tokenUrl: Option.Option<string>
+  readonly clientSecret: Option.Option<Redacted.Redacted<string>>
+  readonly redirectUri: Option.Option<string>
+  /** the least time between two key-set fetches for unknown `kid`s (bounds what forged kids can make us fetch) */
+  readonly jwksRefreshCooldownMs: number
+}
+
+const list = (raw: string) => raw.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
+
+/**
+ * OAUTH_JWKS_URL, OAUTH_ISSUER and OAUTH_CLIENT_IDS configure social sign-in together: all or none
+ * (some but not all fails start-up, naming the missing ones). OAUTH_TOKEN_URL, OAUTH_CLIENT_SECRET
+ * and OAUTH_REDIRECT_URI add the web code exchange.
+ */
+const oauthConfig: Config.Config<Option.Option<OAuthConfig>> = Config.all({
+  jwksUrl: Config.option(Config.url("OAUTH_JWKS_URL").pipe(Config.map((u) => u.toString()))),
+  issuer: Config.option(Config.nonEmptyString("OAUTH_ISSUER")),
+  clientIds: Config.option(Config.nonEmptyString("OAUTH_CLIENT_IDS").pipe(Config.map(list))),
+  tokenUrl: Config.option(Config.url("OAUTH_TOKEN_URL").pipe(Config.map((u) => u.toString()))),
+  clientSecret: Config.option(Config.redacted("OAUTH_CLIENT_SECRET")),
+  redirectUri: Config.option(Config.url("OAUTH_REDIRECT_URI").pipe(Config.map((u) => u.toString())))
+}).pipe(
+  Config.validate({
+    message: "OAUTH_JWKS_URL, OAUTH_ISSUER and OAUTH_CLIENT_IDS: set all three (social sign-in) or none",
+    validation: (o) => {
+      const set = [Option.isSome(o.jwksUrl), Option.isSome(o.issuer), Option.isSome(o.clientIds)]
+      return set.every((x) => x) || set.every((x) => !x)
+    }
+  }),
+  Config.map((o) =>
+    Option.all({ jwksUrl: o.jwksUrl, issuer: o.issuer, clientIds: o.clientIds }).pipe(
+      Option.map((required) => ({
+        ...required,
+        tokenUrl: o.tokenUrl,
+        clientSecret: o.clientSecret,
+        redirectUri: o.redirectUri,
+        jwksRefreshCooldownMs: 30_000
+      }))
+    )
+  )
+)
 
 export class AppConfig extends Context.Tag("adapters/AppConfig")<AppConfig, AppConfigShape>() {}
 
@@ -112,6 +165,15 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
     sandboxLatencyMs: SandboxBankConfig.latencyMs,
     sandboxDuplicateReferences: SandboxBankConfig.duplicateReferences,
     sandboxNipSessionTtlMs: SandboxBankConfig.nipSessionTtlMs,
+    oauth: oauthConfig,
+    appOrigins: Config.string("APP_ORIGINS").pipe(
+      Config.withDefault(""),
+      Config.map(list),
+      Config.validate({
+        message: "APP_ORIGINS: a comma list of origins such as https://app.example.com (scheme, host, optional port; no path)",
+        validation: (origins) => origins.every((o) => /^https?:\/\/[^/\s]+$/.test(o))
+      })
+    ),
     maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
       Config.withDefault(64 * 1024),
       Config.validate({ message: "MAX_BODY_BYTES: must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 })
@@ -149,6 +211,8 @@ export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
     sandboxLatencyMs: 0,
     sandboxDuplicateReferences: "first-outcome",
     sandboxNipSessionTtlMs: DEFAULT_NIP_SESSION_TTL_MS,
+    oauth: Option.none(),
+    appOrigins: [],
     ...overrides
   })
 

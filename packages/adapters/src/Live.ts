@@ -17,6 +17,8 @@ import { AlertRepoSql } from "./admin/AlertRepoSql.js"
 import { SettingsStoreSql } from "./settings/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql } from "./auth/AuthRepoSql.js"
 import { PinRepoSql } from "./auth/PinRepoSql.js"
+import { SocialIdentityRepoSql } from "./auth/SocialIdentityRepoSql.js"
+import { IdentityProviderLive } from "./auth/JoseIdentityProvider.js"
 import { ReferralRepoSql } from "./referrals/ReferralRepoSql.js"
 import { BeneficiaryRepoSql } from "./beneficiaries/BeneficiaryRepoSql.js"
 import { NoticeRepoSql } from "./notifications/NoticeRepoSql.js"
@@ -55,6 +57,7 @@ const RepositoriesLive = Layer.mergeAll(
   RefreshTokenRepoSql,
   PinRepoSql,
   ReferralRepoSql,
+  SocialIdentityRepoSql,
   UnitOfWorkSql,
   TransactionRepoSql,
   BeneficiaryRepoSql,
@@ -70,7 +73,8 @@ const ServicesLive = Layer.mergeAll(
   SecretHasherLive,
   PasswordHasherLive,
   AccessTokensLive,
-  NotifierLive
+  NotifierLive,
+  IdentityProviderLive
 )
 
 /** Every domain port, on the given database client; needs AppConfig. */

@@ -13,6 +13,8 @@ import m0006_staff_alerts from "./migrations/0006_staff_alerts.js"
 import m0007_saga_fencing from "./migrations/0007_saga_fencing.js"
 import m0008_transaction_pin from "./migrations/0008_transaction_pin.js"
 import m0009_referrals from "./migrations/0009_referrals.js"
+import m0010_social_identities from "./migrations/0010_social_identities.js"
+import m0011_user_profile from "./migrations/0011_user_profile.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -23,7 +25,9 @@ export const migrations = Migrator.fromRecord({
   "0006_staff_alerts": m0006_staff_alerts,
   "0007_saga_fencing": m0007_saga_fencing,
   "0008_transaction_pin": m0008_transaction_pin,
-  "0009_referrals": m0009_referrals
+  "0009_referrals": m0009_referrals,
+  "0010_social_identities": m0010_social_identities,
+  "0011_user_profile": m0011_user_profile
 })
 
 /** Applies every pending migration; returns the ids and names applied by this run. */

@@ -5,11 +5,12 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { CustomersApi } from "./account/Api.js"
-import { AuthApi } from "./auth/Api.js"
+import { AuthApi, OAuthApi } from "./auth/Api.js"
 import { BanksApi, DepositsApi, KycApi, WebhooksApi } from "./banking/Api.js"
 import { BeneficiariesApi } from "./beneficiaries/Api.js"
 import { NotificationsApi } from "./notifications/Api.js"
 import { PlansApi } from "./plans/Api.js"
+import { ProfileApi } from "./profile/Api.js"
 import { ReferralsApi } from "./referrals/Api.js"
 import { errorCatalogueMarkdown } from "./DomainErrors.js"
 import { Failures } from "./shared/Envelope.js"
@@ -20,6 +21,7 @@ import { TransfersApi } from "./transfers/Api.js"
 
 export class Api extends HttpApi.make("kobo-plans")
   .add(AuthApi)
+  .add(OAuthApi)
   .add(KycApi.middleware(Authentication))
   .add(CustomersApi)
   .add(NotificationsApi)
@@ -31,6 +33,7 @@ export class Api extends HttpApi.make("kobo-plans")
   .add(BeneficiariesApi.middleware(Authentication))
   .add(PlansApi)
   .add(WebhooksApi)
+  .add(ProfileApi)
   // anything unexpected (a defect: ErrorMiddleware) and provider trouble; each endpoint declares the rest
   .addError(Failures[500])
   .annotate(OpenApi.Title, "Custodial savings and scheduled disbursement service")

@@ -12,6 +12,7 @@ import { bankingCodes, type BankingError, bankingErrors, bankingHandlerCodes, pr
 import { beneficiaryCodes, type BeneficiaryError, beneficiaryErrors } from "./beneficiaries/Errors.js"
 import { notificationCodes, type NotificationError, notificationErrors } from "./notifications/Errors.js"
 import { planCodes, type PlanError, planErrors } from "./plans/Errors.js"
+import { profileHandlerCodes } from "./profile/Errors.js"
 import { referralCodes, type ReferralError, referralErrors } from "./referrals/Errors.js"
 import { type HttpFailure, httpFailure, type HttpFailureWith } from "./shared/Envelope.js"
 import { type CodeInfo, type ErrorEntry, type ErrorTable, sharedCodes } from "./shared/ErrorTable.js"
@@ -54,6 +55,7 @@ export const errorCatalogue: Readonly<Record<string, CodeInfo>> = {
   ...accountCodes,
   ...bankingCodes,
   ...bankingHandlerCodes,
+  ...profileHandlerCodes,
   ...providerCodes,
   ...beneficiaryCodes,
   ...transferCodes,

@@ -25,7 +25,8 @@ const apiObjects: ReadonlyArray<readonly [string, string]> = [
   ["/api/v1/spendings", "Spending"],
   ["/api/v1/support", "Support"],
   ["/api/v1/admin", "Admin"],
-  ["/api/v1/webhooks", "Webhook"]
+  ["/api/v1/webhooks", "Webhook"],
+  ["/users", "User"]
 ]
 
 export const apiObjectForUrl = (url: string): string =>

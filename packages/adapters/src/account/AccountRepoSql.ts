@@ -123,6 +123,11 @@ export const AccountRepoSql = Layer.effect(
           WHERE account_id = ${accountId} AND customer_status = ${from}`),
       setPasswordHash: (accountId, hash, now) =>
         orDieDb(sql`UPDATE accounts SET password_hash = ${hash}, updated_at = ${now} WHERE id = ${accountId}`),
+      setFirstPasswordHash: (accountId, hash, now) =>
+        sql`
+          UPDATE accounts SET password_hash = ${hash}, updated_at = ${now}
+          WHERE id = ${accountId} AND password_hash IS NULL
+          RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb),
       setBvnVerified: (accountId, details, now) =>
         sql.withTransaction(Effect.gen(function*() {
           const updated = yield* sql`
@@ -178,6 +183,13 @@ export const AccountRepoSql = Layer.effect(
           UPDATE customers SET first_deposit_at = ${at}, updated_at = ${now}
           WHERE account_id = ${accountId} AND first_deposit_at IS NULL
           RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb),
+      setProfile: (accountId, patch, now) =>
+        sql`
+          UPDATE accounts
+          SET display_name = COALESCE(${patch.displayName ?? null}::text, display_name),
+              whatsapp_number = ${patch.whatsappNumber === undefined ? sql`whatsapp_number` : sql`${patch.whatsappNumber}::text`},
+              updated_at = ${now}
+          WHERE id = ${accountId}`.pipe(Effect.asVoid, orDieDb),
       setNotificationSettings: (accountId, patch, now) =>
         sql`
           UPDATE customers

@@ -27,7 +27,11 @@ export class Account extends Schema.Class<Account>("Account")({
   emailVerified: Schema.Boolean,
   phoneVerified: Schema.Boolean,
   createdAt: Schema.DateFromSelf,
-  updatedAt: Schema.DateFromSelf
+  updatedAt: Schema.DateFromSelf,
+  /** the name the customer chose to be greeted by (PATCH /users/profile); null = first and last name */
+  displayName: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /** a WhatsApp contact number (+234 form), separate from the verified phone */
+  whatsappNumber: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 }) {}
 
 /** The banking relationship of an account: status, KYC, referral code, preferences. */

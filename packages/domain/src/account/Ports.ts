@@ -27,6 +27,8 @@ export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, 
     now: Date
   ) => Effect.Effect<void>
   readonly setPasswordHash: (accountId: string, hash: string, now: Date) => Effect.Effect<void>
+  /** Sets the password hash only while the account has none; false (nothing changes) otherwise. */
+  readonly setFirstPasswordHash: (accountId: string, hash: string, now: Date) => Effect.Effect<boolean>
   /**
    * Records a verified BVN: stores its digest, sets kycStatus `bvn_verified` and replaces the
    * account's identity fields, all in one atomic step, only while kycStatus is `pending` (false
@@ -50,6 +52,12 @@ export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, 
   ) => Effect.Effect<ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string }>>
   /** Sets firstDepositAt to `at`, only when it is still null; true when this call set it. */
   readonly markFirstDeposit: (accountId: string, at: Date, now: Date) => Effect.Effect<boolean>
+  /** Sets the profile fields given (undefined = unchanged, null = cleared). */
+  readonly setProfile: (
+    accountId: string,
+    patch: { readonly displayName?: string | undefined; readonly whatsappNumber?: string | null | undefined },
+    now: Date
+  ) => Effect.Effect<void>
   /** Sets the flags given (undefined = unchanged). */
   readonly setNotificationSettings: (
     accountId: string,

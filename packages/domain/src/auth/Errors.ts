@@ -31,3 +31,18 @@ export class CurrentPinRequired extends Data.TaggedError("CurrentPinRequired")<{
 export class PinIncorrect extends Data.TaggedError("PinIncorrect")<{}> {}
 /** PIN tries are locked (after 5 wrong ones) for `retryAfterSeconds` more; no PIN was compared, except the one that locked. */
 export class PinLocked extends Data.TaggedError("PinLocked")<{ readonly retryAfterSeconds: number }> {}
+
+/** The identity provider's token (or code) was refused: bad signature, issuer, audience, expiry, or an unverified email. */
+export class IdentityRejected extends Data.TaggedError("IdentityRejected")<{
+  readonly reason: "invalid_token" | "email_not_verified" | "invalid_code"
+}> {}
+/** Social sign-in is not configured (OAUTH_* unset); `missing` names what is missing. */
+export class SocialSignInNotConfigured extends Data.TaggedError("SocialSignInNotConfigured")<{ readonly missing: string }> {}
+/** The identity provider could not be reached (key set or token endpoint). */
+export class IdentityProviderUnavailable extends Data.TaggedError("IdentityProviderUnavailable")<{}> {}
+/** The account of this email is linked to another identity at the provider. */
+export class SocialIdentityMismatch extends Data.TaggedError("SocialIdentityMismatch")<{}> {}
+/** The account was deleted: it cannot sign in again. */
+export class AccountDeleted extends Data.TaggedError("AccountDeleted")<{}> {}
+/** POST /auth/set-password on an account that already has a password. */
+export class PasswordAlreadySet extends Data.TaggedError("PasswordAlreadySet")<{}> {}

@@ -8,7 +8,7 @@ import { Account } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
 import { PasswordHasher } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
-import { InvalidCredentials, NoPasswordSet, OtpGateRejected, PasswordReused } from "./Errors.js"
+import { InvalidCredentials, NoPasswordSet, OtpGateRejected, PasswordAlreadySet, PasswordReused } from "./Errors.js"
 import { consumeOtp, guessOtp, issueOtp } from "./Otp.js"
 import { passOtpGate } from "./OtpGate.js"
 import { OtpRepo, RefreshTokenRepo } from "./Ports.js"
@@ -74,3 +74,16 @@ export const changePassword = (input: {
     if (Redacted.value(input.currentPassword) === Redacted.value(input.newPassword)) return yield* new PasswordReused()
     yield* atomically(replacePassword(input.accountId, input.newPassword))
   }).pipe(Effect.withSpan("Auth.changePassword"))
+
+/**
+ * `POST /auth/set-password`: a first password for an account created by social sign-in.
+ * PasswordAlreadySet when it has one (change it with change-password instead). Other sessions are
+ * kept: nothing about the account's access was weakened.
+ */
+export const setPassword = (accountId: string, password: Redacted.Redacted<string>) =>
+  Effect.gen(function*() {
+    const { account } = yield* requireAccount(accountId)
+    if (account.passwordHash !== null) return yield* new PasswordAlreadySet()
+    const hash = yield* (yield* PasswordHasher).hash(password)
+    if (!(yield* (yield* AccountRepo).setFirstPasswordHash(accountId, hash, yield* now))) return yield* new PasswordAlreadySet()
+  }).pipe(Effect.withSpan("Auth.setPassword"))

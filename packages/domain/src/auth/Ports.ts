@@ -4,6 +4,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { OneTimeCode, OtpChannel, OtpPurpose, RefreshToken } from "./Model.js"
+import type { IdentityProviderUnavailable, IdentityRejected, SocialSignInNotConfigured } from "./Errors.js"
 import type { PinClaim, PinGuard, PinLock, PinPolicy } from "./PinLockout.js"
 
 export interface AccessClaims {
@@ -108,4 +109,43 @@ export class PinRepo extends Context.Tag("domain/PinRepo")<PinRepo, {
   readonly recordProviderFreeze: (customerId: string, freezeReference: string, now: Date) => Effect.Effect<void>
   /** The latest provider freeze recorded for the customer (by frozenAt, then insertion), if any. */
   readonly lastProviderFreeze: (customerId: string) => Effect.Effect<Option.Option<ProviderFreeze>>
+}>() {}
+
+/** What the identity provider vouches for, once its token has been verified. */
+export interface VerifiedIdentity {
+  /** the provider's stable id of the person (`sub`) */
+  readonly subject: string
+  readonly email: string
+  readonly emailVerified: boolean
+  readonly givenName: string | null
+  readonly familyName: string | null
+}
+
+/**
+ * The identity provider of social sign-in. `verifyIdToken` checks a token from a mobile app
+ * (signature against the provider's key set, issuer, audience among our client ids, expiry);
+ * `exchangeCode` redeems a web authorization code at the token endpoint and verifies the id token
+ * it gets the same way.
+ */
+export class IdentityProvider extends Context.Tag("domain/IdentityProvider")<IdentityProvider, {
+  readonly verifyIdToken: (
+    idToken: string
+  ) => Effect.Effect<VerifiedIdentity, IdentityRejected | SocialSignInNotConfigured | IdentityProviderUnavailable>
+  readonly exchangeCode: (
+    code: string
+  ) => Effect.Effect<VerifiedIdentity, IdentityRejected | SocialSignInNotConfigured | IdentityProviderUnavailable>
+}>() {}
+
+/**
+ * Which provider identity (subject) each account is linked to: at most one each way. Links are
+ * kept when an account is deleted, so a deleted identity is still recognised by its subject after
+ * its email has been freed.
+ */
+export class SocialIdentityRepo extends Context.Tag("domain/SocialIdentityRepo")<SocialIdentityRepo, {
+  /** The account linked to this subject. */
+  readonly findBySubject: (subject: string) => Effect.Effect<Option.Option<string>>
+  /** The subject linked to this account. */
+  readonly findByAccount: (accountId: string) => Effect.Effect<Option.Option<string>>
+  /** Links them; false (nothing changes) when the subject or the account is already linked. */
+  readonly link: (accountId: string, subject: string, now: Date) => Effect.Effect<boolean>
 }>() {}

@@ -31,12 +31,7 @@ export const register = (input: RegisterInput) =>
     if (input.phone !== undefined && (yield* repo.phoneExists(input.phone))) return yield* new PhoneTaken()
     const referredBy = yield* resolveReferrer(input.referralCode)
     const passwordHash = yield* (yield* PasswordHasher).hash(input.password)
-    const ids = yield* Ids
-    const random = yield* SecureRandom
-    const at = yield* now
-    const accountId = yield* ids.next
-    const account = new Account({
-      id: accountId,
+    return yield* createCustomer({
       email: input.email,
       phone: input.phone ?? null,
       passwordHash,
@@ -47,21 +42,63 @@ export const register = (input: RegisterInput) =>
       gender: input.gender ?? null,
       address: input.address ?? null,
       emailVerified: false,
+      referredBy: Option.getOrNull(referredBy)
+    })
+  }).pipe(Effect.withSpan("Auth.register"))
+
+export interface NewCustomerInput {
+  readonly email: string
+  readonly phone: string | null
+  /** null for an account created by social sign-in (POST /auth/set-password adds one) */
+  readonly passwordHash: string | null
+  readonly firstName: string | null
+  readonly lastName: string | null
+  readonly otherNames: string | null
+  readonly dateOfBirth: string | null
+  readonly gender: "male" | "female" | null
+  readonly address: string | null
+  /** true when the identity provider vouches for the email: the customer starts `verified` */
+  readonly emailVerified: boolean
+  readonly referredBy: string | null
+}
+
+/**
+ * Creates an account and its customer, with a fresh unique referral code. A referral-code
+ * collision (31^8 codes) is retried with a fresh code; a raced duplicate email or phone is
+ * EmailTaken / PhoneTaken.
+ */
+export const createCustomer = (input: NewCustomerInput) =>
+  Effect.gen(function*() {
+    const repo = yield* AccountRepo
+    const ids = yield* Ids
+    const random = yield* SecureRandom
+    const at = yield* now
+    const accountId = yield* ids.next
+    const account = new Account({
+      id: accountId,
+      email: input.email,
+      phone: input.phone,
+      passwordHash: input.passwordHash,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      otherNames: input.otherNames,
+      dateOfBirth: input.dateOfBirth,
+      gender: input.gender,
+      address: input.address,
+      emailVerified: input.emailVerified,
       phoneVerified: false,
       createdAt: at,
       updatedAt: at
     })
     const customerId = yield* ids.next
-    // A referral-code collision (31^8 codes) is retried with a fresh code; a raced duplicate
-    // email or phone is reported exactly like the pre-check above.
     const create = Effect.gen(function*() {
       const customer = new Customer({
         id: customerId,
         accountId,
-        customerStatus: "unverified",
+        customerStatus: input.emailVerified ? "verified" : "unverified",
         kycStatus: "pending",
         referralCode: yield* random.fromAlphabet(REFERRAL_CODE_LENGTH, REFERRAL_ALPHABET),
-        referredBy: Option.getOrNull(referredBy),
+        referredBy: input.referredBy,
         pinHash: null,
         smsEnabled: true,
         emailEnabled: true,
@@ -80,7 +117,7 @@ export const register = (input: RegisterInput) =>
           ? Effect.fail(new PhoneTaken())
           : Effect.die(new Error("could not allocate a unique referral code")))
     )
-  }).pipe(Effect.withSpan("Auth.register"))
+  })
 
 export const checkEmailAvailable = (email: string) =>
   Effect.flatMap(AccountRepo, (repo) => repo.emailExists(email)).pipe(

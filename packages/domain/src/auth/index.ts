@@ -3,9 +3,10 @@
  * transaction PIN.
  */
 export { accessTokenFor, authenticate, login, type LoginInput, rotateRefreshToken, TokenPolicy } from "./Sessions.js"
-export { checkEmailAvailable, register, type RegisterInput } from "./Registration.js"
+export { checkEmailAvailable, createCustomer, type NewCustomerInput, register, type RegisterInput } from "./Registration.js"
 export { sendEmailOtp, sendPhoneOtp, verifyEmailOtp, verifyPhoneOtp } from "./Verification.js"
 export { passOtpGate, requestActionOtp } from "./OtpGate.js"
-export { changePassword, forgotPassword, resetPassword } from "./Passwords.js"
+export { changePassword, forgotPassword, resetPassword, setPassword } from "./Passwords.js"
+export { type SocialCredential, socialSignIn, type SocialSignInInput } from "./SocialSignIn.js"
 export { freezeForPinLockouts, hasPin, PIN_FREEZE_REASON, resetPin, setPin, verifyPin } from "./Pin.js"
 export { isPinFormat, PinPolicy } from "./PinLockout.js"

@@ -23,7 +23,7 @@ import { Beneficiary } from "../../src/beneficiaries/Model.js"
 import { OneTimeCode, type OtpPurpose, RefreshToken } from "../../src/auth/Model.js"
 import { Transaction } from "../../src/transactions/Model.js"
 import { isLive } from "../../src/auth/Otp.js"
-import { AccessTokens, OtpRepo, PinRepo, type ProviderFreeze, RefreshTokenRepo } from "../../src/auth/Ports.js"
+import { AccessTokens, OtpRepo, PinRepo, type ProviderFreeze, RefreshTokenRepo, SocialIdentityRepo } from "../../src/auth/Ports.js"
 import { noGuard, type PinGuard } from "../../src/auth/PinLockout.js"
 import { AccountRepo, type NewAccount, UniqueViolation } from "../../src/account/Ports.js"
 import { BeneficiaryRepo } from "../../src/beneficiaries/Ports.js"
@@ -34,6 +34,7 @@ import {FakeBankStateLive, FakeCoreBankingLive} from "./FakeBank.js"
 import {InMemoryAlertsLive} from "./InMemoryAlerts.js"
 import {makeInMemoryPinRepo} from "./InMemoryPin.js"
 import {makeInMemoryReferralRepo} from "./InMemoryReferrals.js"
+import {makeInMemorySocialIdentityRepo, StubIdentityProviderLive} from "./InMemorySocial.js"
 import { ReferralRepo } from "../../src/referrals/Ports.js"
 
 export { FakeBank, SANDBOX_BANKS } from "./FakeBank.js"
@@ -59,6 +60,8 @@ export interface State {
   readonly pinGuards: ReadonlyMap<string, PinGuard>
   /** provider freezes recorded by PinRepo, in insertion order */
   readonly providerFreezes: ReadonlyArray<ProviderFreeze>
+  /** social sign-in links: subject → account id (SocialIdentityRepo) */
+  readonly socialLinks: ReadonlyMap<string, string>
 }
 
 export const emptyState: State = {
@@ -68,7 +71,8 @@ export const emptyState: State = {
   transactions: [],
   beneficiaries: [],
   pinGuards: new Map(),
-  providerFreezes: []
+  providerFreezes: [],
+  socialLinks: new Map()
 }
 
 export class Store extends Context.Tag("test/Store")<Store, {
@@ -332,6 +336,12 @@ export const AccountRepoLive = Layer.effect(
         updateCustomer(accountId, (c) => c.customerStatus === from ? new Customer({ ...c, customerStatus: to, updatedAt: now }) : c),
       setPasswordHash: (accountId, hash, now) =>
         updateAccount(accountId, (a) => new Account({ ...a, passwordHash: hash, updatedAt: now })),
+      setFirstPasswordHash: (accountId, hash, now) =>
+        Ref.modify(ref, (st): [boolean, State] => {
+          const found = st.accounts.get(accountId)
+          if (found === undefined || found.account.passwordHash !== null) return [false, st]
+          return [true, withAccount(st, accountId, { ...found, account: new Account({ ...found.account, passwordHash: hash, updatedAt: now }) })]
+        }),
       setBvnVerified: (accountId, details, now) =>
         Effect.flatten(Ref.modify(ref, (st): [Effect.Effect<boolean, UniqueViolation>, State] => {
           const found = st.accounts.get(accountId)
@@ -394,6 +404,14 @@ export const AccountRepoLive = Layer.effect(
             customer: new Customer({ ...found.customer, firstDepositAt: at, updatedAt: now })
           })]
         }),
+      setProfile: (accountId, patch, now) =>
+        updateAccount(accountId, (a) =>
+          new Account({
+            ...a,
+            displayName: patch.displayName ?? a.displayName,
+            whatsappNumber: patch.whatsappNumber === undefined ? a.whatsappNumber : patch.whatsappNumber,
+            updatedAt: now
+          })),
       setNotificationSettings: (accountId, patch, now) =>
         updateCustomer(accountId, (c) =>
           new Customer({
@@ -594,6 +612,8 @@ export const PinRepoLive = Layer.effect(PinRepo, Effect.map(Store, ({ ref }) => 
 
 export const ReferralRepoLive = Layer.effect(ReferralRepo, Effect.map(Store, ({ ref }) => makeInMemoryReferralRepo(ref)))
 
+export const SocialIdentityRepoLive = Layer.effect(SocialIdentityRepo, Effect.map(Store, ({ ref }) => makeInMemorySocialIdentityRepo(ref)))
+
 // ---------------------------------------------------------------------------------------------
 // Everything together
 // ---------------------------------------------------------------------------------------------
@@ -621,6 +641,8 @@ const PortsLive = Layer.mergeAll(
   BeneficiaryRepoLive,
   PinRepoLive,
   ReferralRepoLive,
+  SocialIdentityRepoLive,
+  StubIdentityProviderLive,
   FakeCoreBankingLive,
   InMemoryAlertsLive
 )

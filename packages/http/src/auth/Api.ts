@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { failuresOf, NoData, success } from "../shared/Envelope.js"
-import { Address, AnyPassword, Body, CalendarDate, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, ReferralCodeField, Uuid } from "../shared/Schemas.js"
+import { Address, AnyPassword, Body, CalendarDate, CredentialField, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, ReferralCodeField, Uuid } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { AccountView, SignedIn, TokenPair } from "./Views.js"
 
@@ -108,6 +108,14 @@ export class AuthApi extends HttpApiGroup.make("auth")
       .middleware(Authentication)
   )
   .add(
+    HttpApiEndpoint.post("setPassword", "/set-password")
+      .setPayload(Body({ password: NewPassword }))
+      .addSuccess(success("Auth", NoData, { message: "Password set." }))
+      .addError(failuresOf(400, 401, 409))
+      .middleware(Authentication)
+      .annotate(OpenApi.Description, "A first password for an account created by social sign-in (409 when one is set).")
+  )
+  .add(
     HttpApiEndpoint.post("changePassword", "/change-password")
       .setPayload(Body({
         currentPassword: AnyPassword,
@@ -142,4 +150,36 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .prefix("/api/v1/auth")
   .annotate(OpenApi.Title, "Auth")
+{}
+
+const SocialSignInPayload = Body({
+  idToken: Schema.optional(CredentialField),
+  code: Schema.optional(CredentialField),
+  referralCode: Schema.optional(ReferralCodeField)
+}).pipe(
+  Schema.filter((p) =>
+    p.idToken === undefined && p.code === undefined
+      ? "Provide idToken (mobile) or code (web)"
+      : p.idToken !== undefined && p.code !== undefined
+      ? "Provide idToken or code, not both"
+      : true
+  )
+)
+
+/** Social sign-in (the spec's path carries the provider's name in the source; a neutral word here). */
+export class OAuthApi extends HttpApiGroup.make("oauth")
+  .add(
+    HttpApiEndpoint.post("socialSignIn", "/social-sign-in")
+      .setPayload(SocialSignInPayload)
+      .addSuccess(success("Auth", SignedIn, { message: "Signed in." }))
+      .addError(failuresOf(400, 401, 403))
+      .annotate(
+        OpenApi.Description,
+        "Signs in with the identity provider: `idToken` from a mobile app or `code` from the web. A new email creates a " +
+          "verified customer without a password (`referralCode` applied); an existing one signs in. hasPin false: send the " +
+          "user to set a PIN first. Also sets the app_token cookie."
+      )
+  )
+  .prefix("/api/v1/oauth")
+  .annotate(OpenApi.Title, "Social sign-in")
 {}

@@ -16,7 +16,13 @@ import type {
   PinNotSet,
   CurrentPinRequired,
   PinIncorrect,
-  PinLocked
+  PinLocked,
+  IdentityRejected,
+  SocialSignInNotConfigured,
+  IdentityProviderUnavailable,
+  SocialIdentityMismatch,
+  AccountDeleted,
+  PasswordAlreadySet
 } from "@app/domain"
 import { type Catalogue, type ErrorTable, validationError } from "../shared/ErrorTable.js"
 
@@ -38,6 +44,12 @@ export type AuthError =
   | CurrentPinRequired
   | PinIncorrect
   | PinLocked
+  | IdentityRejected
+  | SocialSignInNotConfigured
+  | IdentityProviderUnavailable
+  | SocialIdentityMismatch
+  | AccountDeleted
+  | PasswordAlreadySet
 
 export const authErrors = {
   EmailTaken: () => ({ status: 400, code: "EMAIL_TAKEN", message: "Email already registered" }),
@@ -73,6 +85,36 @@ export const authErrors = {
     code: "PIN_LOCKED",
     message: `Too many incorrect PINs. Try again in ${Math.ceil(e.retryAfterSeconds / 60)} minutes`,
     detail: { retryAfterSeconds: e.retryAfterSeconds }
+  }),
+  IdentityRejected: (e) => ({
+    status: 401,
+    code: "SOCIAL_TOKEN_REJECTED",
+    message: e.reason === "email_not_verified"
+      ? "The identity provider has not verified this email"
+      : e.reason === "invalid_code"
+      ? "The identity provider refused the authorization code"
+      : "The identity token was rejected"
+  }),
+  SocialSignInNotConfigured: () => ({
+    status: 500,
+    code: "SOCIAL_SIGN_IN_NOT_CONFIGURED",
+    message: "Social sign-in is not configured on this server"
+  }),
+  IdentityProviderUnavailable: () => ({
+    status: 500,
+    code: "IDENTITY_PROVIDER_UNAVAILABLE",
+    message: "The identity provider cannot be reached; try again later"
+  }),
+  SocialIdentityMismatch: () => ({
+    status: 403,
+    code: "SOCIAL_IDENTITY_MISMATCH",
+    message: "This account is linked to another identity at the provider"
+  }),
+  AccountDeleted: () => ({ status: 403, code: "ACCOUNT_DELETED", message: "This account was deleted" }),
+  PasswordAlreadySet: () => ({
+    status: 409,
+    code: "PASSWORD_ALREADY_SET",
+    message: "A password is already set; use change-password"
   })
 } satisfies ErrorTable<AuthError>
 
@@ -94,5 +136,14 @@ export const authCodes = {
   CURRENT_PIN_REQUIRED: { status: 400, meaning: "Changing a PIN needs currentPin" },
   PIN_INCORRECT: { status: 401, meaning: "Wrong PIN (or wrong currentPin); it counts towards the lock" },
   PIN_LOCKED: { status: 423, meaning: "5 wrong PINs: tries are locked for 15 minutes (`error.retryAfterSeconds`, Retry-After), even for the right PIN" },
-  NO_PASSWORD_SET: { status: 400, meaning: "The account has no password (social sign-in); set one first" }
+  NO_PASSWORD_SET: { status: 400, meaning: "The account has no password (social sign-in); set one first" },
+  SOCIAL_TOKEN_REJECTED: {
+    status: 401,
+    meaning: "Social sign-in: the identity token (or code) failed verification (signature, issuer, audience, expiry) or its email is not verified"
+  },
+  SOCIAL_SIGN_IN_NOT_CONFIGURED: { status: 500, meaning: "Social sign-in is not configured on this server (OAUTH_* settings)" },
+  IDENTITY_PROVIDER_UNAVAILABLE: { status: 500, meaning: "The identity provider's key set or token endpoint cannot be reached; retry later" },
+  SOCIAL_IDENTITY_MISMATCH: { status: 403, meaning: "The account with this email is linked to another identity at the provider" },
+  ACCOUNT_DELETED: { status: 403, meaning: "The account was deleted and cannot sign in" },
+  PASSWORD_ALREADY_SET: { status: 409, meaning: "POST /auth/set-password on an account that has a password; use change-password" }
 } satisfies Catalogue<typeof authErrors>

@@ -3,6 +3,7 @@ import { Auth, InvalidRefreshToken } from "@app/domain"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
+import { withAppTokenCookie } from "../shared/Cookie.js"
 import { signedIn } from "../shared/Security.js"
 import { accountView } from "./Views.js"
 
@@ -12,16 +13,16 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   handlers
     .handle("register", ({ payload }) => Auth.register(payload).pipe(Effect.map(accountView), domain))
     .handle("sendEmailOtp", ({ payload }) => Auth.sendEmailOtp(payload.accountId).pipe(Effect.as({}), domain))
-    .handle("verifyEmailOtp", ({ payload }) => Auth.verifyEmailOtp(payload.accountId, payload.pin).pipe(domain))
+    .handle("verifyEmailOtp", ({ payload }) => Auth.verifyEmailOtp(payload.accountId, payload.pin).pipe(withAppTokenCookie, domain))
     .handle("sendPhoneOtp", ({ payload }) => Auth.sendPhoneOtp(payload.accountId).pipe(Effect.as({}), domain))
-    .handle("verifyPhoneOtp", ({ payload }) => Auth.verifyPhoneOtp(payload.accountId, payload.pin).pipe(domain))
+    .handle("verifyPhoneOtp", ({ payload }) => Auth.verifyPhoneOtp(payload.accountId, payload.pin).pipe(withAppTokenCookie, domain))
     .handle("login", ({ payload }) =>
       Auth.login(
         payload.email !== undefined
           ? { email: payload.email, password: payload.password }
           : { phone: payload.phone!, password: payload.password }
-      ).pipe(domain))
-    .handle("refreshToken", ({ payload }) => Auth.rotateRefreshToken(payload.refreshToken).pipe(domain))
+      ).pipe(withAppTokenCookie, domain))
+    .handle("refreshToken", ({ payload }) => Auth.rotateRefreshToken(payload.refreshToken).pipe(withAppTokenCookie, domain))
     .handle("token", ({ payload }) =>
       (payload.refreshToken === undefined || payload.refreshToken === ""
         ? Effect.fail(new InvalidRefreshToken())
@@ -39,9 +40,23 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
         Effect.as({}),
         domain
       ))
+    .handle("setPassword", ({ payload }) =>
+      Effect.flatMap(signedIn, (accountId) => Auth.setPassword(accountId, payload.password)).pipe(Effect.as({}), domain))
     .handle("changePassword", ({ payload }) =>
       Effect.flatMap(signedIn, (accountId) => Auth.changePassword({ accountId, ...payload })).pipe(
         Effect.as({}),
         domain
       ))
 )
+
+export const OAuthHandlers = HttpApiBuilder.group(Api, "oauth", (handlers) =>
+  handlers.handle("socialSignIn", ({ payload }) =>
+    Auth.socialSignIn({
+      credential: payload.idToken !== undefined ? { idToken: payload.idToken } : { code: payload.code! },
+      referralCode: payload.referralCode
+    }).pipe(
+      Effect.tapErrorTag("SocialSignInNotConfigured", (e) =>
+        Effect.logError("social sign-in is not configured").pipe(Effect.annotateLogs({ missing: e.missing }))),
+      withAppTokenCookie,
+      domain
+    )))

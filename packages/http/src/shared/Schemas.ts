@@ -79,6 +79,12 @@ export const Uuid = Schema.UUID.annotations(msg("Must be a valid UUID"))
  */
 export const OtpPinId = Schema.String.annotations({ description: "The pinId returned by POST /auth/otp/request" })
 
+/** An identity token or authorization code: opaque, never echoed back in a validation message. */
+export const CredentialField = Schema.String.annotations(msg("Must be a string")).pipe(
+  Schema.minLength(1, msg("Must not be empty")),
+  Schema.maxLength(8192, msg("Must be at most 8192 characters"))
+)
+
 /** A referral code as typed: checked against the customers' codes by the use case (unknown: 400). */
 export const ReferralCodeField = Schema.String.pipe(Schema.maxLength(32, msg("Unknown referral code")))
 

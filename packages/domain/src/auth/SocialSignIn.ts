@@ -1,0 +1,109 @@
+/**
+ * Social sign-in: a token (mobile) or an authorization code (web) from the identity provider signs
+ * the person in, creating their account the first time.
+ *
+ * - The provider must vouch for the email (`email_verified`); an account created this way starts
+ *   `verified` (its email is proven) and has no password (POST /auth/set-password adds one).
+ * - The provider's subject is remembered on first use. The same subject always reaches the same
+ *   account, whatever its email is later; an account already linked to another subject is refused
+ *   (SocialIdentityMismatch), so a second provider identity claiming the same email cannot take
+ *   the account over.
+ * - An existing password account with that email is linked on first social sign-in; if its email
+ *   was not yet verified, it is now (the provider proved it).
+ * - Suspended accounts are refused (AccountSuspended), deleted ones too (AccountDeleted). A deleted
+ *   identity is recognised by its subject, whose link is kept after deletion frees the email: it
+ *   cannot come back as a new account under the same provider identity.
+ * - `referralCode` applies only when the account is created here.
+ */
+import { Effect, Option } from "effect"
+import type { AccountWithCustomer } from "../account/Model.js"
+import { AccountRepo } from "../account/Ports.js"
+import { resolveReferrer } from "../referrals/Referrals.js"
+import { normalizeEmail } from "../shared/Email.js"
+import { now } from "../shared/UseCase.js"
+import { AccountSuspended } from "../account/Errors.js"
+import { AccountDeleted, IdentityRejected, SocialIdentityMismatch } from "./Errors.js"
+import { IdentityProvider, SocialIdentityRepo, type VerifiedIdentity } from "./Ports.js"
+import { createCustomer } from "./Registration.js"
+import { issueTokens } from "./Sessions.js"
+
+export type SocialCredential =
+  | { readonly idToken: string; readonly code?: undefined }
+  | { readonly code: string; readonly idToken?: undefined }
+
+export interface SocialSignInInput {
+  readonly credential: SocialCredential
+  readonly referralCode?: string | undefined
+}
+
+const nameOrNull = (name: string | null) => (name === null || name.trim() === "" ? null : name.trim().slice(0, 100))
+
+/** The account this identity reaches: linked by subject, else by email (then linked), else new. */
+const accountFor = (identity: VerifiedIdentity, referralCode: string | undefined) =>
+  Effect.gen(function*() {
+    const links = yield* SocialIdentityRepo
+    const accounts = yield* AccountRepo
+    const linked = yield* links.findBySubject(identity.subject)
+    if (Option.isSome(linked)) {
+      const found = yield* accounts.findById(linked.value)
+      if (Option.isNone(found)) return yield* new AccountDeleted()
+      return found.value
+    }
+    const email = normalizeEmail(identity.email)
+    const byEmail = yield* accounts.findByEmail(email)
+    if (Option.isSome(byEmail)) {
+      const found = byEmail.value
+      if (found.customer.customerStatus === "deleted") return yield* new AccountDeleted()
+      if (Option.isSome(yield* links.findByAccount(found.account.id))) return yield* new SocialIdentityMismatch()
+      if (!(yield* links.link(found.account.id, identity.subject, yield* now))) return yield* new SocialIdentityMismatch()
+      if (!found.account.emailVerified) {
+        const at = yield* now
+        yield* accounts.markEmailVerified(found.account.id, at)
+        yield* accounts.transitionStatus(found.account.id, "unverified", "verified", at)
+        return Option.getOrThrow(yield* accounts.findById(found.account.id))
+      }
+      return found
+    }
+    const referredBy = yield* resolveReferrer(referralCode)
+    const created = yield* createCustomer({
+      email,
+      phone: null,
+      passwordHash: null,
+      firstName: nameOrNull(identity.givenName),
+      lastName: nameOrNull(identity.familyName),
+      otherNames: null,
+      dateOfBirth: null,
+      gender: null,
+      address: null,
+      emailVerified: true,
+      referredBy: Option.getOrNull(referredBy)
+    })
+    // a concurrent first sign-in of the same subject may have linked another new account: refuse
+    // this one's link rather than have two accounts for one identity
+    if (!(yield* links.link(created.account.id, identity.subject, yield* now))) return yield* new SocialIdentityMismatch()
+    yield* Effect.logInfo("account created by social sign-in").pipe(Effect.annotateLogs({ accountId: created.account.id }))
+    return created satisfies AccountWithCustomer
+  })
+
+/** `POST /oauth/social-sign-in`: tokens and hasPin, as login answers. */
+export const socialSignIn = (input: SocialSignInInput) =>
+  Effect.gen(function*() {
+    const provider = yield* IdentityProvider
+    const identity = input.credential.idToken !== undefined
+      ? yield* provider.verifyIdToken(input.credential.idToken)
+      : yield* provider.exchangeCode(input.credential.code!)
+    if (!identity.emailVerified) return yield* new IdentityRejected({ reason: "email_not_verified" })
+    // two first sign-ins with one email at once: the loser (EmailTaken from createCustomer) finds the winner's account
+    const found = yield* accountFor(identity, input.referralCode).pipe(
+      Effect.retry({ times: 1, while: (e) => e._tag === "EmailTaken" }),
+      Effect.catchTag("EmailTaken", () => Effect.fail(new SocialIdentityMismatch()))
+    )
+    switch (found.customer.customerStatus) {
+      case "suspended":
+        return yield* new AccountSuspended()
+      case "deleted":
+        return yield* new AccountDeleted()
+    }
+    const tokens = yield* issueTokens(found.account.id)
+    return { ...tokens, hasPin: found.customer.pinHash !== null }
+  }).pipe(Effect.withSpan("Auth.socialSignIn"))

@@ -1,0 +1,45 @@
+/**
+ * The HTTP contract of the web user profile: GET/PATCH /users/profile (no /api/v1 prefix, as the
+ * spec has it), authenticated by the app_token cookie.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { Body, msg, Phone } from "../shared/Schemas.js"
+import { CookieAuthentication } from "../shared/Security.js"
+
+export const UserProfileView = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  /** +234 form; null when none is set */
+  whatsappNumber: Schema.NullOr(Schema.String),
+  isAdmin: Schema.Boolean,
+  createdAt: Schema.String
+})
+
+const DisplayName = Schema.Trim.pipe(
+  Schema.minLength(1, msg("Name must not be empty")),
+  Schema.maxLength(100, msg("Name must be at most 100 characters"))
+)
+
+export class ProfileApi extends HttpApiGroup.make("profile")
+  .add(
+    HttpApiEndpoint.get("getProfile", "/users/profile")
+      .addSuccess(success("User", UserProfileView))
+      .addError(failuresOf(400, 401, 403))
+  )
+  .add(
+    HttpApiEndpoint.patch("updateProfile", "/users/profile")
+      .setPayload(Body({ name: Schema.optional(DisplayName), whatsappNumber: Schema.optional(Schema.NullOr(Phone)) }))
+      .addSuccess(success("User", UserProfileView, { message: "Profile updated." }))
+      .addError(failuresOf(400, 401, 403))
+      .annotate(
+        OpenApi.Description,
+        "Changes the display name and the WhatsApp number (null clears it). Refused (403 ORIGIN_NOT_ALLOWED) from a web " +
+          "origin not in APP_ORIGINS, or when the browser marks the request cross-site."
+      )
+  )
+  .middleware(CookieAuthentication)
+  .annotate(OpenApi.Title, "User profile (cookie)")
+{}
