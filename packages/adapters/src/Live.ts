@@ -14,6 +14,7 @@ import { runMigrations } from "./Migrations.js"
 import { NotifierLive } from "./notifications/OutboxNotifier.js"
 import { AccountRepoSql } from "./account/AccountRepoSql.js"
 import { AlertRepoSql } from "./admin/AlertRepoSql.js"
+import { StaffDirectorySql } from "./admin/StaffDirectorySql.js"
 import { SettingsStoreSql } from "./settings/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql } from "./auth/AuthRepoSql.js"
 import { PinRepoSql } from "./auth/PinRepoSql.js"
@@ -64,7 +65,8 @@ const RepositoriesLive = Layer.mergeAll(
   TransferRepoSql,
   PlanRepoSql,
   NoticeRepoSql,
-  AlertRepoSql
+  AlertRepoSql,
+  StaffDirectorySql
 )
 
 const ServicesLive = Layer.mergeAll(

@@ -15,6 +15,7 @@ import m0008_transaction_pin from "./migrations/0008_transaction_pin.js"
 import m0009_referrals from "./migrations/0009_referrals.js"
 import m0010_social_identities from "./migrations/0010_social_identities.js"
 import m0011_user_profile from "./migrations/0011_user_profile.js"
+import m0012_staff from "./migrations/0012_staff.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -27,7 +28,8 @@ export const migrations = Migrator.fromRecord({
   "0008_transaction_pin": m0008_transaction_pin,
   "0009_referrals": m0009_referrals,
   "0010_social_identities": m0010_social_identities,
-  "0011_user_profile": m0011_user_profile
+  "0011_user_profile": m0011_user_profile,
+  "0012_staff": m0012_staff
 })
 
 /** Applies every pending migration; returns the ids and names applied by this run. */

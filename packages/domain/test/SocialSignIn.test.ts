@@ -3,7 +3,7 @@ import {Effect, Redacted} from "effect"
 import * as Auth from "../src/auth/index.js"
 import {ADA, inMemory, registerAda} from "./support/Fixtures.js"
 import {Store} from "./support/InMemory.js"
-import {stubIdToken} from "./support/InMemorySocial.js"
+import {staffDirectory, stubIdToken} from "./support/InMemorySocial.js"
 
 const NGOZI = { subject: "google-123", email: "ngozi@example.com", givenName: "Ngozi", familyName: "Eze" }
 
@@ -77,6 +77,18 @@ describe("Auth.socialSignIn", () => {
       expect(yield* accountOf(NGOZI.email)).toBeDefined()
       expect((yield* Effect.flip(Auth.socialSignIn({ credential: { idToken: "unavailable" } })))._tag).toBe("IdentityProviderUnavailable")
       expect((yield* Effect.flip(Auth.socialSignIn({ credential: { code: "nonsense" } })))._tag).toBe("IdentityRejected")
+    })))
+})
+
+describe("Auth.socialSignIn and staff", () => {
+  it.effect("a staff member's email is StaffSignInRefused: no account is created or linked", () =>
+    inMemory(Effect.gen(function*() {
+      const refused = yield* Effect.flip(withToken({ subject: "staff-sub", email: "Ops@Example.com" }).pipe(
+        Effect.provide(staffDirectory(["ops@example.com"]))
+      ))
+      expect(refused._tag).toBe("StaffSignInRefused")
+      expect((yield* Store.state).accounts.size).toBe(0)
+      expect((yield* Store.state).socialLinks.size).toBe(0)
     })))
 })
 

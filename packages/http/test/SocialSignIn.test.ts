@@ -146,6 +146,18 @@ layer(server, { excludeTestServices: true, timeout: "90 seconds" })("social sign
       }))
   })
 
+  describe("staff", () => {
+    it.effect("a staff member's email → 403 STAFF_SIGN_IN_REFUSED; no customer is created", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const email = uniqueEmail("staff")
+        yield* sql`INSERT INTO staff (id, email, created_at) VALUES (${randomUUID()}, ${email}, now())`.pipe(Effect.orDie)
+        const refused = expectFailure(yield* withToken(person({ email: email.toUpperCase() })), 403, "Staff sign in to the back office")
+        expect(refused.code).toBe("STAFF_SIGN_IN_REFUSED")
+        expectSuccess(yield* post("/api/v1/auth/check-email", { email }))
+      }))
+  })
+
   describe("tokens the service refuses", () => {
     it.effect("expired, wrong audience, wrong issuer, unverified email, forged, alg none, HS/RS confusion, garbage: 401 SOCIAL_TOKEN_REJECTED", () =>
       Effect.gen(function*() {

@@ -46,3 +46,5 @@ export class SocialIdentityMismatch extends Data.TaggedError("SocialIdentityMism
 export class AccountDeleted extends Data.TaggedError("AccountDeleted")<{}> {}
 /** POST /auth/set-password on an account that already has a password. */
 export class PasswordAlreadySet extends Data.TaggedError("PasswordAlreadySet")<{}> {}
+/** Social sign-in with a staff member's email: staff use the back office, never a customer account. */
+export class StaffSignInRefused extends Data.TaggedError("StaffSignInRefused")<{}> {}

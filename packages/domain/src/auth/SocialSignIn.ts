@@ -10,6 +10,8 @@
  *   the account over.
  * - An existing password account with that email is linked on first social sign-in; if its email
  *   was not yet verified, it is now (the provider proved it).
+ * - A staff member's email is refused (StaffSignInRefused), whether or not a customer has it:
+ *   staff sign in to the back office, and a staff identity must not become a customer.
  * - Suspended accounts are refused (AccountSuspended), deleted ones too (AccountDeleted). A deleted
  *   identity is recognised by its subject, whose link is kept after deletion frees the email: it
  *   cannot come back as a new account under the same provider identity.
@@ -22,7 +24,8 @@ import { resolveReferrer } from "../referrals/Referrals.js"
 import { normalizeEmail } from "../shared/Email.js"
 import { now } from "../shared/UseCase.js"
 import { AccountSuspended } from "../account/Errors.js"
-import { AccountDeleted, IdentityRejected, SocialIdentityMismatch } from "./Errors.js"
+import { AccountDeleted, IdentityRejected, SocialIdentityMismatch, StaffSignInRefused } from "./Errors.js"
+import { StaffDirectory } from "../admin/Staff.js"
 import { IdentityProvider, SocialIdentityRepo, type VerifiedIdentity } from "./Ports.js"
 import { createCustomer } from "./Registration.js"
 import { issueTokens } from "./Sessions.js"
@@ -93,6 +96,7 @@ export const socialSignIn = (input: SocialSignInInput) =>
       ? yield* provider.verifyIdToken(input.credential.idToken)
       : yield* provider.exchangeCode(input.credential.code!)
     if (!identity.emailVerified) return yield* new IdentityRejected({ reason: "email_not_verified" })
+    if (yield* (yield* StaffDirectory).isStaffEmail(normalizeEmail(identity.email))) return yield* new StaffSignInRefused()
     // two first sign-ins with one email at once: the loser (EmailTaken from createCustomer) finds the winner's account
     const found = yield* accountFor(identity, input.referralCode).pipe(
       Effect.retry({ times: 1, while: (e) => e._tag === "EmailTaken" }),

@@ -34,7 +34,7 @@ import {FakeBankStateLive, FakeCoreBankingLive} from "./FakeBank.js"
 import {InMemoryAlertsLive} from "./InMemoryAlerts.js"
 import {makeInMemoryPinRepo} from "./InMemoryPin.js"
 import {makeInMemoryReferralRepo} from "./InMemoryReferrals.js"
-import {makeInMemorySocialIdentityRepo, StubIdentityProviderLive} from "./InMemorySocial.js"
+import {makeInMemorySocialIdentityRepo, NoStaffLive, StubIdentityProviderLive} from "./InMemorySocial.js"
 import { ReferralRepo } from "../../src/referrals/Ports.js"
 
 export { FakeBank, SANDBOX_BANKS } from "./FakeBank.js"
@@ -643,6 +643,7 @@ const PortsLive = Layer.mergeAll(
   ReferralRepoLive,
   SocialIdentityRepoLive,
   StubIdentityProviderLive,
+  NoStaffLive,
   FakeCoreBankingLive,
   InMemoryAlertsLive
 )

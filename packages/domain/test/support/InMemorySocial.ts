@@ -7,6 +7,7 @@
 import { Effect, Layer, Option, Ref } from "effect"
 import { IdentityProviderUnavailable, IdentityRejected } from "../../src/auth/Errors.js"
 import { IdentityProvider, type SocialIdentityRepo, type VerifiedIdentity } from "../../src/auth/Ports.js"
+import { StaffDirectory } from "../../src/admin/Staff.js"
 import type { State } from "./InMemory.js"
 
 export const makeInMemorySocialIdentityRepo = (ref: Ref.Ref<State>): SocialIdentityRepo["Type"] => ({
@@ -41,3 +42,9 @@ export const StubIdentityProviderLive = Layer.succeed(IdentityProvider, {
   exchangeCode: (code) =>
     code.startsWith("code:") ? verify(code.slice("code:".length)) : Effect.fail(new IdentityRejected({ reason: "invalid_code" }))
 })
+
+/** Staff emails of domain tests (none unless a test provides its own StaffDirectory). */
+export const staffDirectory = (emails: ReadonlyArray<string>) =>
+  Layer.succeed(StaffDirectory, { isStaffEmail: (email) => Effect.succeed(emails.includes(email)) })
+
+export const NoStaffLive = staffDirectory([])

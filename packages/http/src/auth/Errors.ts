@@ -22,7 +22,8 @@ import type {
   IdentityProviderUnavailable,
   SocialIdentityMismatch,
   AccountDeleted,
-  PasswordAlreadySet
+  PasswordAlreadySet,
+  StaffSignInRefused
 } from "@app/domain"
 import { type Catalogue, type ErrorTable, validationError } from "../shared/ErrorTable.js"
 
@@ -50,6 +51,7 @@ export type AuthError =
   | SocialIdentityMismatch
   | AccountDeleted
   | PasswordAlreadySet
+  | StaffSignInRefused
 
 export const authErrors = {
   EmailTaken: () => ({ status: 400, code: "EMAIL_TAKEN", message: "Email already registered" }),
@@ -111,6 +113,7 @@ export const authErrors = {
     message: "This account is linked to another identity at the provider"
   }),
   AccountDeleted: () => ({ status: 403, code: "ACCOUNT_DELETED", message: "This account was deleted" }),
+  StaffSignInRefused: () => ({ status: 403, code: "STAFF_SIGN_IN_REFUSED", message: "Staff sign in to the back office" }),
   PasswordAlreadySet: () => ({
     status: 409,
     code: "PASSWORD_ALREADY_SET",
@@ -145,5 +148,6 @@ export const authCodes = {
   IDENTITY_PROVIDER_UNAVAILABLE: { status: 500, meaning: "The identity provider's key set or token endpoint cannot be reached; retry later" },
   SOCIAL_IDENTITY_MISMATCH: { status: 403, meaning: "The account with this email is linked to another identity at the provider" },
   ACCOUNT_DELETED: { status: 403, meaning: "The account was deleted and cannot sign in" },
+  STAFF_SIGN_IN_REFUSED: { status: 403, meaning: "Social sign-in with a staff member's email: staff use the back office sign-in" },
   PASSWORD_ALREADY_SET: { status: 409, meaning: "POST /auth/set-password on an account that has a password; use change-password" }
 } satisfies Catalogue<typeof authErrors>
