@@ -3,18 +3,9 @@
  * links the referred (indexed by migration 0009).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type CustomerStatus, ReferralRepo } from "@app/domain"
+import { ReferralRepo, type ReferredCustomer } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { orDieDb } from "../sql/SqlSupport.js"
-
-interface ReferredRow {
-  readonly customerId: string
-  readonly firstName: string | null
-  readonly lastName: string | null
-  readonly customerStatus: CustomerStatus
-  readonly joinedAt: Date
-  readonly firstDepositAt: Date | null
-}
 
 export const ReferralRepoSql = Layer.effect(
   ReferralRepo,
@@ -27,7 +18,7 @@ export const ReferralRepoSql = Layer.effect(
           orDieDb
         ),
       listReferred: (customerId) =>
-        sql<ReferredRow>`
+        sql<ReferredCustomer>`
           SELECT c.id AS customer_id, a.first_name, a.last_name, c.customer_status,
                  c.created_at AS joined_at, c.first_deposit_at
           FROM customers c JOIN accounts a ON a.id = c.account_id
