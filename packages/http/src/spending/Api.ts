@@ -1,0 +1,122 @@
+/**
+ * The HTTP contract of the spending log: log, list, change and remove spendings; the report of a
+ * window as JSON or CSV; a month's report by email. Every endpoint needs the bearer token.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Spendings } from "@app/domain"
+import { Schema } from "effect"
+import { documentCsvResponse } from "../shared/Csv.js"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { pageFields } from "../shared/Paging.js"
+import { Body, CalendarDate, msg, Uuid } from "../shared/Schemas.js"
+import { Authentication } from "../shared/Security.js"
+import { ReportFormat } from "../transactions/Api.js"
+import { EmailedReportView, SpendingPageView, SpendingReportView, SpendingView } from "./Views.js"
+
+const { CATEGORY_MAX, DESCRIPTION_MAX, MAX_AMOUNT_KOBO, MAX_REPORT_DAYS, SPENDING_ZONE } = Spendings.Rules
+
+/** A JSON integer; its bounds are the domain's (Rules.ts), checked with the other fields' rules at once. */
+const Amount = Schema.BigIntFromNumber.annotations({
+  ...msg("amountKobo must be a whole number of kobo"),
+  description: `whole kobo, 1 to ${MAX_AMOUNT_KOBO} (a JSON integer)`
+})
+const Category = Schema.String.annotations({
+  ...msg("category must be a string"),
+  description: `1 to ${CATEGORY_MAX} characters; trimmed, spaces collapsed and lower-cased ("Food " is "food")`
+})
+const Description = Schema.NullOr(Schema.String.annotations(msg("description must be a string or null"))).annotations({
+  description: `optional, at most ${DESCRIPTION_MAX} characters; empty or null is none`
+})
+const SpendingDate = CalendarDate.annotations({
+  description: `the day of the spending, YYYY-MM-DD, not after today in ${SPENDING_ZONE}`
+})
+
+const SpendingId = HttpApiSchema.param("id", Uuid)
+
+/** The CSV variant of the report, as documented (the handler sends it raw). */
+const csvBody =
+  `header row ${Spendings.CSV_HEADER.join(",")}; a row per spending (oldest first), per ` +
+  "category (with its share), per day of the window, then the total. Sent as an attachment named " +
+  "spendings-<from>-to-<to>.csv"
+
+export class SpendingsApi extends HttpApiGroup.make("spendings")
+  .add(
+    HttpApiEndpoint.post("add", "/")
+      .setPayload(Body({
+        amountKobo: Amount,
+        category: Category,
+        date: SpendingDate,
+        description: Schema.optionalWith(Description, { exact: true })
+      }))
+      .addSuccess(success("Spending", SpendingView, { status: 201, message: "Spending logged." }))
+      .addError(failuresOf(400))
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/")
+      .setUrlParams(Body({
+        ...pageFields,
+        category: Schema.optionalWith(Category, { exact: true }),
+        from: Schema.optionalWith(CalendarDate.annotations({ description: "first day, YYYY-MM-DD, inclusive" }), { exact: true }),
+        to: Schema.optionalWith(CalendarDate.annotations({ description: "last day, YYYY-MM-DD, inclusive; on or after from" }), {
+          exact: true
+        })
+      }))
+      .addSuccess(success("Spending", SpendingPageView))
+      .addError(failuresOf(400))
+      .annotate(OpenApi.Description, "The customer's spendings, newest date first; filtered by category (normalised) and dates.")
+  )
+  .add(
+    HttpApiEndpoint.get("report", "/report")
+      .setUrlParams(Body({
+        from: CalendarDate.annotations({ description: "first day of the window, YYYY-MM-DD, inclusive" }),
+        to: CalendarDate.annotations({ description: `last day, inclusive; on or after from, at most ${MAX_REPORT_DAYS} days in all` }),
+        format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv" }), {
+          exact: true,
+          default: () => "json" as const
+        })
+      }))
+      .addSuccess(success("Spending", SpendingReportView))
+      .addError(failuresOf(400))
+      .annotate(
+        OpenApi.Description,
+        `Totals, the breakdown by category (shares summing to exactly 100.00) and the daily series of a window of at most ` +
+          `${MAX_REPORT_DAYS} days. format=csv returns it as a CSV attachment.`
+      )
+      .annotate(OpenApi.Transform, documentCsvResponse(csvBody))
+  )
+  .add(
+    HttpApiEndpoint.post("emailReport", "/report")
+      .setPayload(Body({
+        month: Schema.String.annotations({
+          ...msg("month must be a string"),
+          description: `YYYY-MM; not after the current month in ${SPENDING_ZONE} (which is reported to date)`
+        })
+      }))
+      .addSuccess(success("Spending", EmailedReportView, { message: "Report sent to your email." }))
+      .addError(failuresOf(400))
+      .annotate(
+        OpenApi.Description,
+        "Emails the month's report (text, HTML and the CSV attached) to the registered email, and only there: the request " +
+          "names no recipient (any other field is ignored)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.patch("update")`/${SpendingId}`
+      .setPayload(Body({
+        amountKobo: Schema.optionalWith(Amount, { exact: true }),
+        category: Schema.optionalWith(Category, { exact: true }),
+        description: Schema.optionalWith(Description, { exact: true }),
+        date: Schema.optionalWith(SpendingDate, { exact: true })
+      }))
+      .addSuccess(success("Spending", SpendingView, { message: "Spending updated." }))
+      .addError(failuresOf(400, 404))
+  )
+  .add(
+    HttpApiEndpoint.del("remove")`/${SpendingId}`
+      .addSuccess(success("Spending", SpendingView, { message: "Spending removed." }))
+      .addError(failuresOf(400, 404))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/spendings")
+  .annotate(OpenApi.Title, "Spending log")
+{}

@@ -1,0 +1,38 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Spendings } from "@app/domain"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import { mapDomainErrors } from "../DomainErrors.js"
+import { csvAttachment } from "../shared/Csv.js"
+import { signedIn } from "../shared/Security.js"
+import { reportView, spendingPageView, spendingView } from "./Views.js"
+
+const spendings = mapDomainErrors("Spending")
+
+const csvResponse = (r: Spendings.SpendingReport) =>
+  // from and to are validated YYYY-MM-DD dates: nothing to escape in the file name
+  csvAttachment(Spendings.reportCsv(r), `spendings-${r.from}-to-${r.to}.csv`)
+
+export const SpendingHandlers = HttpApiBuilder.group(Api, "spendings", (handlers) =>
+  handlers
+    .handle("add", ({ payload }) =>
+      Effect.flatMap(signedIn, (accountId) => Spendings.logSpending(accountId, payload)).pipe(Effect.map(spendingView), spendings))
+    .handle("list", ({ urlParams: { category, from, page, pageSize, to } }) =>
+      Effect.flatMap(signedIn, (accountId) => Spendings.listSpendings(accountId, { category, from, to }, { page, pageSize })).pipe(
+        Effect.map(spendingPageView),
+        spendings
+      ))
+    .handle("report", ({ urlParams }) =>
+      Effect.flatMap(signedIn, (accountId) => Spendings.spendingReport(accountId, { from: urlParams.from, to: urlParams.to })).pipe(
+        spendings,
+        Effect.map((report) => urlParams.format === "csv" ? csvResponse(report) : reportView(report))
+      ))
+    .handle("emailReport", ({ payload }) =>
+      Effect.flatMap(signedIn, (accountId) => Spendings.emailMonthReport(accountId, payload.month)).pipe(spendings))
+    .handle("update", ({ path, payload }) =>
+      Effect.flatMap(signedIn, (accountId) => Spendings.updateSpending(accountId, path.id, payload)).pipe(
+        Effect.map(spendingView),
+        spendings
+      ))
+    .handle("remove", ({ path }) =>
+      Effect.flatMap(signedIn, (accountId) => Spendings.removeSpending(accountId, path.id)).pipe(Effect.map(spendingView), spendings)))

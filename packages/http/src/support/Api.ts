@@ -1,0 +1,101 @@
+/**
+ * The HTTP contract of the customer's support tickets: list, open, read with the conversation,
+ * reply. Every endpoint needs the bearer token. Staff endpoints are the back office's (admin/SupportDeskApi.ts).
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Support, TICKET_CATEGORIES, type TicketCategory } from "@app/domain"
+import { Schema } from "effect"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { PageParams } from "../shared/Paging.js"
+import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { Authentication } from "../shared/Security.js"
+import { ReplyView, TicketDetailView, TicketPageView } from "./Views.js"
+
+const CATEGORY_MESSAGE = `category must be one of ${TICKET_CATEGORIES.join(", ")}`
+
+/** A category (a refined string, so a wrong value gets one message rather than one per literal). */
+export const Category = Schema.String.annotations(msg(CATEGORY_MESSAGE)).pipe(
+  Schema.filter((s): s is TicketCategory => (TICKET_CATEGORIES as ReadonlyArray<string>).includes(s), {
+    ...msg(CATEGORY_MESSAGE),
+    jsonSchema: { enum: [...TICKET_CATEGORIES] }
+  })
+)
+
+const characters = (s: string) => [...s.trim()].length
+
+/** Text of min to max characters once trimmed (counted as the domain counts them: code points). */
+export const Text = (min: number, max: number, description: string) =>
+  Schema.String.annotations(msg("Must be a string")).pipe(
+    Schema.filter((s) => characters(s) >= min, msg(min <= 1 ? "Must not be empty" : `Must be at least ${min} characters`)),
+    Schema.filter((s) => characters(s) <= max, msg(`Must be at most ${max} characters`)),
+    Schema.annotations({ description: `${description}: ${min} to ${max} characters, trimmed` })
+  )
+
+const Subject = Text(Support.SUBJECT_MIN, Support.SUBJECT_MAX, "what the ticket is about")
+export const MessageBody = Text(Support.BODY_MIN, Support.BODY_MAX, "the message")
+
+/** A uuid or null, with one message for anything else (a plain NullOr would add "Expected null"). */
+const isUuid = Schema.is(Schema.UUID)
+const UuidOrNull = Schema.Unknown.pipe(
+  Schema.filter((u): u is string | null => u === null || isUuid(u), {
+    ...msg("Must be a valid UUID"),
+    jsonSchema: { type: ["string", "null"], format: "uuid" }
+  })
+)
+
+const TicketId = HttpApiSchema.param("id", Uuid)
+
+export class SupportApi extends HttpApiGroup.make("support")
+  .add(
+    HttpApiEndpoint.get("list", "/tickets")
+      .setUrlParams(PageParams)
+      .addSuccess(success("Support", TicketPageView))
+      .addError(failuresOf(400))
+      .annotate(OpenApi.Description, "The customer's support tickets, newest activity (lastMessageAt) first.")
+  )
+  .add(
+    HttpApiEndpoint.post("open", "/tickets")
+      .setPayload(Body({
+        subject: Subject,
+        message: MessageBody,
+        category: Schema.optionalWith(Category.annotations({ description: `${TICKET_CATEGORIES.join(", ")} (default general)` }), {
+          exact: true
+        }),
+        transactionId: Schema.optionalWith(
+          UuidOrNull.annotations({ description: "one of the customer's own transactions, when the ticket is about it" }),
+          { exact: true }
+        )
+      }))
+      .addSuccess(success("Support", TicketDetailView, { status: 201, message: "Ticket opened." }))
+      .addError(failuresOf(400, 409))
+      .annotate(
+        OpenApi.Description,
+        `Opens a ticket (status open) with its first message. 400 when transactionId is not one of the customer's own ` +
+          `transactions; 409 TOO_MANY_OPEN_TICKETS at ${Support.MAX_ACTIVE_TICKETS} open or awaiting_customer tickets.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("get")`/tickets/${TicketId}`
+      .addSuccess(success("Support", TicketDetailView))
+      .addError(failuresOf(400, 404))
+      .annotate(
+        OpenApi.Description,
+        "The ticket and its conversation, oldest message first; internal notes are never included. " +
+          "404 for an unknown id or another customer's ticket."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("reply")`/tickets/${TicketId}/messages`
+      .setPayload(Body({ message: MessageBody }))
+      .addSuccess(success("Support", ReplyView, { status: 201, message: "Reply sent." }))
+      .addError(failuresOf(400, 404, 409))
+      .annotate(
+        OpenApi.Description,
+        "Adds the customer's reply; the ticket becomes open (a resolved ticket is reopened). 409 TICKET_CLOSED on a closed ticket; " +
+          `409 TICKET_CONVERSATION_FULL once the conversation holds ${Support.MAX_MESSAGES} messages.`
+      )
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1/support")
+  .annotate(OpenApi.Title, "Support")
+{}
