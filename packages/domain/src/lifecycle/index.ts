@@ -1,0 +1,6 @@
+export { type ClosureAnswer, closeAccount, CLOSE_FREEZE_REASON, processClosures, settleClosure } from "./Closing.js"
+export { type DeleteAccountInput, deleteAccount, type DeletionAnswer } from "./Deletion.js"
+export { deleteNow, purgeRetained, RETENTION_YEARS, retainUntilFrom } from "./Erasure.js"
+export { AccountFrozen, CloseAccountFirst, DeletionFailed, NoClosureDestination } from "./Errors.js"
+export { AccountClosure, ClosureStatus, DeletionRecord, type ErasureCounts } from "./Model.js"
+export { AccountErasure, ClosureRepo, type Erasure } from "./Ports.js"
