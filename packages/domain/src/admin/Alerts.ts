@@ -22,6 +22,21 @@
  *   for the unfreeze). When the message says the bank's answer was unknown or a refusal, check the
  *   core account with the bank and freeze it by hand if needed. Contact the customer (possible
  *   account takeover) before unfreezing; unfreezing is manual.
+ * - `account_closure_stuck` (warning): an account closure swept the wallet but the core account could
+ *   not be frozen; the closure job retries every minute. Check the account with the bank.
+ * - `account_deletion_failed` (critical): an account deletion failed part-way and was rolled back
+ *   (nothing erased); the cause is in the logs. Fix it; the customer may ask again.
+ * - `closed_account_deposit` (critical): money reached the core account of a closed customer (frozen
+ *   at the bank) and was recorded as a deposit on their ledger. Refund it to the sender (or the
+ *   customer's withdrawal account) by hand.
+ * - `notification_undelivered` (warning): an email or SMS could not be delivered after its retries
+ *   (the relay or gateway is down, too slow, refused it, or is not configured in production). One
+ *   alert per channel and message kind while open; occurrences count the messages lost. The message
+ *   names the channel, kind and reason (never the recipient, the text or a code): check the SMTP
+ *   relay or SMS gateway; customers can ask for a new code themselves.
+ * - `customer_freeze_failed` (critical): staff froze a customer (status suspended, sessions revoked)
+ *   but the bank refused the core account freeze or gave no final answer. Check the account with the
+ *   bank and freeze it by hand; the unfreeze will not quote a reference it never got.
  *
  * One condition is one alert: raising the same `dedupKey` while its alert is open (unacknowledged)
  * counts another occurrence instead of adding a row. Once acknowledged, a new raise opens a new
@@ -39,7 +54,12 @@ export const AlertKind = Schema.Literal(
   "lien_removal_refused",
   "transfer_retries_exhausted",
   "provider_unreachable",
-  "account_frozen_pin_lockout"
+  "account_frozen_pin_lockout",
+  "account_closure_stuck",
+  "account_deletion_failed",
+  "closed_account_deposit",
+  "notification_undelivered",
+  "customer_freeze_failed"
 )
 export type AlertKind = typeof AlertKind.Type
 
@@ -53,7 +73,12 @@ export const severityOf: { readonly [K in AlertKind]: AlertSeverity } = {
   lien_removal_refused: "critical",
   transfer_retries_exhausted: "critical",
   provider_unreachable: "warning",
-  account_frozen_pin_lockout: "critical"
+  account_frozen_pin_lockout: "critical",
+  account_closure_stuck: "warning",
+  account_deletion_failed: "critical",
+  closed_account_deposit: "critical",
+  notification_undelivered: "warning",
+  customer_freeze_failed: "critical"
 }
 
 export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({

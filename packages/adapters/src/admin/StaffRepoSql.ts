@@ -1,0 +1,115 @@
+/** Staff members, their links and failed sign-ins on SQL (migrations 0012 and 0017). */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { SignInFailures, StaffEmailTaken, StaffLink, StaffLinkRepo, StaffMember, StaffRepo } from "@app/domain"
+import { Effect, Layer, Option } from "effect"
+import { decodeRows, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+
+const STAFF_COLUMNS = "id, email, first_name, last_name, role, status, password_hash, created_at, updated_at"
+
+export const StaffRepoSql = Layer.effect(
+  StaffRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const decode = decodeRows(StaffMember)
+    const one = (rows: ReadonlyArray<StaffMember>) => Option.fromNullable(rows[0])
+    const emailTaken = <A, R>(effect: Effect.Effect<A, SqlError, R>): Effect.Effect<A, StaffEmailTaken, R> =>
+      Effect.catchAll(effect, (e) => (uniqueViolation(e) === undefined ? Effect.die(e) : Effect.fail(new StaffEmailTaken())))
+    return StaffRepo.of({
+      count: sql<{ n: string }>`SELECT count(*) AS n FROM staff`.pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)), orDieDb),
+      create: (m) =>
+        sql`INSERT INTO staff ${
+          sql.insert({
+            id: m.id,
+            email: m.email,
+            firstName: m.firstName,
+            lastName: m.lastName,
+            role: m.role,
+            status: m.status,
+            passwordHash: m.passwordHash,
+            createdAt: m.createdAt,
+            updatedAt: m.updatedAt
+          })
+        }`.pipe(Effect.asVoid, emailTaken),
+      findById: (id) =>
+        sql`SELECT ${sql.literal(STAFF_COLUMNS)} FROM staff WHERE id = ${id}`.pipe(Effect.flatMap(decode), Effect.map(one), orDieDb),
+      findByEmail: (email) =>
+        sql`SELECT ${sql.literal(STAFF_COLUMNS)} FROM staff WHERE lower(email) = ${email.toLowerCase()}`.pipe(
+          Effect.flatMap(decode),
+          Effect.map(one),
+          orDieDb
+        ),
+      update: (id, patch) => {
+        const { updatedAt, ...fields } = patch
+        return sql`
+          UPDATE staff SET ${sql.update({ ...fields, updatedAt })}
+          WHERE id = ${id}
+          RETURNING ${sql.literal(STAFF_COLUMNS)}`.pipe(
+          emailTaken,
+          Effect.flatMap((rows) => Effect.orDie(decode(rows))),
+          Effect.map(one)
+        )
+      }
+    })
+  })
+)
+
+export const StaffLinkRepoSql = Layer.effect(
+  StaffLinkRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const decode = decodeRows(StaffLink)
+    return StaffLinkRepo.of({
+      insert: (l) =>
+        sql`INSERT INTO staff_links ${
+          sql.insert({
+            id: l.id,
+            staffId: l.staffId,
+            purpose: l.purpose,
+            tokenHash: l.tokenHash,
+            expiresAt: l.expiresAt,
+            usedAt: l.usedAt,
+            createdAt: l.createdAt
+          })
+        }`.pipe(Effect.asVoid, orDieDb),
+      revokeOpen: (staffId, purpose, at) =>
+        sql`UPDATE staff_links SET used_at = ${at} WHERE staff_id = ${staffId} AND purpose = ${purpose} AND used_at IS NULL`.pipe(
+          Effect.asVoid,
+          orDieDb
+        ),
+      findByTokenHash: (hash) =>
+        sql`SELECT * FROM staff_links WHERE token_hash = ${hash}`.pipe(
+          Effect.flatMap(decode),
+          Effect.map((rows) => Option.fromNullable(rows[0])),
+          orDieDb
+        ),
+      markUsed: (id, at) =>
+        sql`UPDATE staff_links SET used_at = ${at} WHERE id = ${id} AND used_at IS NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          orDieDb
+        )
+    })
+  })
+)
+
+export const SignInFailuresSql = Layer.effect(
+  SignInFailures,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return SignInFailures.of({
+      record: (keys, at) =>
+        keys.length === 0
+          ? Effect.void
+          : sql`INSERT INTO staff_sign_in_failures ${sql.insert(keys.map((key) => ({ key, at })))}`.pipe(Effect.asVoid, orDieDb),
+      since: (key, since) =>
+        sql<{ n: string; oldest: Date | null }>`
+          SELECT count(*) AS n, min(at) AS oldest FROM staff_sign_in_failures WHERE key = ${key} AND at > ${since}`.pipe(
+          Effect.map((rows) => ({ count: Number(rows[0]?.n ?? 0), oldest: Option.fromNullable(rows[0]?.oldest ?? null) })),
+          orDieDb
+        ),
+      clear: (key) => sql`DELETE FROM staff_sign_in_failures WHERE key = ${key}`.pipe(Effect.asVoid, orDieDb),
+      purgeBefore: (before) =>
+        sql`DELETE FROM staff_sign_in_failures WHERE at <= ${before} RETURNING 1`.pipe(Effect.map((rows) => rows.length), orDieDb)
+    })
+  })
+)

@@ -1,0 +1,49 @@
+/**
+ * Staff tokens: HS256 JWTs, 8 hours, audience "staff", signed with a key derived from
+ * ACCESS_TOKEN_SECRET for this purpose alone. A customer token (audience "customer", the secret
+ * itself as key) fails both the audience and the signature check here, and a staff token fails
+ * them in JoseAccessTokens: neither is accepted where the other is expected.
+ */
+import { StaffAccess, StaffTokens } from "@app/domain"
+import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { jwtVerify, SignJWT } from "jose"
+import { createHmac } from "node:crypto"
+import { AppConfig } from "../AppConfig.js"
+import { ISSUER } from "./JoseAccessTokens.js"
+
+export const STAFF_AUDIENCE = "staff"
+
+export const StaffTokensLive = Layer.effect(
+  StaffTokens,
+  Effect.map(AppConfig, (config) => {
+    const key = createHmac("sha256", Redacted.value(config.accessTokenSecret)).update("staff-token-key").digest()
+    const ttlSeconds = Duration.toSeconds(StaffAccess.StaffPolicy.tokenTtl)
+    return StaffTokens.of({
+      issue: (staffId) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const iat = Math.floor(now / 1000)
+          return Effect.map(
+            Effect.promise(() =>
+              new SignJWT({})
+                .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+                .setSubject(staffId)
+                .setIssuer(ISSUER)
+                .setAudience(STAFF_AUDIENCE)
+                .setIssuedAt(iat)
+                .setExpirationTime(iat + ttlSeconds)
+                .sign(key)
+            ),
+            (token) => ({ token, expiresAt: new Date((iat + ttlSeconds) * 1000) })
+          )
+        }),
+      verify: (token) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.tryPromise(() =>
+            jwtVerify(token, key, { issuer: ISSUER, audience: STAFF_AUDIENCE, algorithms: ["HS256"], currentDate: new Date(now), clockTolerance: 0 })
+          ).pipe(
+            Effect.map(({ payload }) => (typeof payload.sub === "string" ? Option.some({ staffId: payload.sub }) : Option.none())),
+            Effect.orElseSucceed(() => Option.none())
+          ))
+    })
+  })
+)

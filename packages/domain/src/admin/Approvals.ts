@@ -1,0 +1,186 @@
+/**
+ * Four-eyes (ADMIN_FOUR_EYES=true, off by default so the spec's behaviour holds): a settings change
+ * or an unfreeze asked by one staff member is checked (permission, value, status) and filed as a
+ * pending approval (202) instead of being applied; a SECOND member holding the same permission
+ * approves it (the action then runs under the approver, the audit names both) or rejects it. The
+ * one who asked can neither approve nor reject their own request (403). Each request is decided
+ * once (409 after): the approval is claimed before the action runs and put back to pending if the
+ * action fails (e.g. the customer was unfrozen meanwhile), so two approvers cannot both apply it.
+ */
+import { Context, Data, Effect, Option, Schema } from "effect"
+import type { Page, PageRequest } from "../shared/Paging.js"
+import { Ids } from "../shared/Ports.js"
+import { atomically, now } from "../shared/UseCase.js"
+import * as AdminSettings from "./AdminSettings.js"
+import * as Audit from "./Audit.js"
+import * as Freezes from "./Freezes.js"
+import { can, type Permission } from "./Permissions.js"
+import { PermissionDenied } from "./StaffErrors.js"
+import type { StaffMember } from "./StaffModel.js"
+
+export const ApprovalAction = Schema.Union(
+  Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
+  Schema.TaggedStruct("customer.unfreeze", { customerId: Schema.String })
+)
+export type ApprovalAction = typeof ApprovalAction.Type
+
+export const ApprovalStatus = Schema.Literal("pending", "approved", "rejected")
+export type ApprovalStatus = typeof ApprovalStatus.Type
+
+export class Approval extends Schema.Class<Approval>("Approval")({
+  id: Schema.String,
+  action: ApprovalAction,
+  status: ApprovalStatus,
+  requestedBy: Schema.String,
+  requestedAt: Schema.DateFromSelf,
+  decidedBy: Schema.NullOr(Schema.String),
+  decidedAt: Schema.NullOr(Schema.DateFromSelf),
+  note: Schema.NullOr(Schema.String)
+}) {}
+
+export class ApprovalRepo extends Context.Tag("domain/ApprovalRepo")<ApprovalRepo, {
+  readonly insert: (approval: Approval) => Effect.Effect<void>
+  readonly find: (id: string) => Effect.Effect<Option.Option<Approval>>
+  /** Moves `from` to `to` with who, when and the note; false (nothing changes) when not in `from`. */
+  readonly transition: (
+    id: string,
+    from: ApprovalStatus,
+    to: ApprovalStatus,
+    by: string | null,
+    at: Date | null,
+    note: string | null
+  ) => Effect.Effect<boolean>
+  /** Newest first, of the given action kinds, optionally of one status. */
+  readonly list: (
+    filter: { readonly kinds: ReadonlyArray<ApprovalAction["_tag"]>; readonly status?: ApprovalStatus | undefined },
+    page: PageRequest
+  ) => Effect.Effect<Page<Approval>>
+}>() {}
+
+/** Whether changes wait for a second member (ADMIN_FOUR_EYES). */
+export class FourEyes extends Context.Reference<FourEyes>()("domain/FourEyes", { defaultValue: () => ({ enabled: false }) }) {}
+
+/** No approval has this id (404). */
+export class ApprovalNotFound extends Data.TaggedError("ApprovalNotFound")<{}> {}
+/** The approval was already approved or rejected (409). */
+export class ApprovalDecided extends Data.TaggedError("ApprovalDecided")<{ readonly status: ApprovalStatus }> {}
+/** The member who asked cannot decide their own request (403). */
+export class OwnApproval extends Data.TaggedError("OwnApproval")<{}> {}
+
+const permissionByKind: { readonly [K in ApprovalAction["_tag"]]: Permission } = {
+  "settings.update": "settings:write",
+  "customer.unfreeze": "customers:unfreeze"
+}
+const permissionOf = (action: ApprovalAction): Permission => permissionByKind[action._tag]
+
+const targetOf = (action: ApprovalAction) =>
+  action._tag === "settings.update"
+    ? { targetKind: "setting", targetId: action.key }
+    : { targetKind: "customer", targetId: action.customerId }
+
+const file = (actor: StaffMember, action: ApprovalAction) =>
+  Effect.gen(function*() {
+    const approval = new Approval({
+      id: yield* (yield* Ids).next,
+      action,
+      status: "pending",
+      requestedBy: actor.id,
+      requestedAt: yield* now,
+      decidedBy: null,
+      decidedAt: null,
+      note: null
+    })
+    yield* atomically(Effect.gen(function*() {
+      yield* (yield* ApprovalRepo).insert(approval)
+      yield* Audit.record({
+        actorKind: "staff",
+        actorId: actor.id,
+        action: "approval.request",
+        ...targetOf(action),
+        after: { approvalId: approval.id, action: action._tag }
+      })
+    }))
+    return { _tag: "Pending", approval } as const
+  })
+
+const run = (actor: StaffMember, action: ApprovalAction) =>
+  Effect.gen(function*() {
+    if (action._tag === "settings.update") return { setting: yield* AdminSettings.update(actor, action.key, action.value) }
+    return { unfreeze: yield* Freezes.unfreeze(actor, action.customerId) }
+  })
+
+/** PATCH /admin/settings/{key}: applied, or filed for a second member under four-eyes. */
+export const updateSetting = (actor: StaffMember, key: string, value: unknown) =>
+  Effect.gen(function*() {
+    if (!(yield* FourEyes).enabled) return { _tag: "Done", result: yield* AdminSettings.update(actor, key, value) } as const
+    const { after } = yield* AdminSettings.checkUpdate(actor, key, value)
+    return yield* file(actor, { _tag: "settings.update", key, value: after })
+  })
+
+/** POST /admin/customers/{id}/unfreeze: done, or filed for a second member under four-eyes. */
+export const unfreezeCustomer = (actor: StaffMember, customerId: string) =>
+  Effect.gen(function*() {
+    if (!(yield* FourEyes).enabled) return { _tag: "Done", result: yield* Freezes.unfreeze(actor, customerId) } as const
+    yield* Freezes.checkUnfreeze(actor, customerId)
+    return yield* file(actor, { _tag: "customer.unfreeze", customerId })
+  })
+
+const decidable = (actor: StaffMember, id: string) =>
+  Effect.gen(function*() {
+    const found = yield* (yield* ApprovalRepo).find(id)
+    if (Option.isNone(found) || !can(actor.role, permissionOf(found.value.action))) return yield* new ApprovalNotFound()
+    const approval = found.value
+    if (approval.status !== "pending") return yield* new ApprovalDecided({ status: approval.status })
+    if (approval.requestedBy === actor.id) return yield* new OwnApproval()
+    return approval
+  })
+
+/** POST /admin/approvals/{id}/approve: the action runs under the approver; the approval is then approved. */
+export const approve = (actor: StaffMember, id: string) =>
+  Effect.gen(function*() {
+    const approval = yield* decidable(actor, id)
+    const repo = yield* ApprovalRepo
+    const at = yield* now
+    if (!(yield* repo.transition(id, "pending", "approved", actor.id, at, null))) {
+      return yield* new ApprovalDecided({ status: "approved" })
+    }
+    const result = yield* run(actor, approval.action).pipe(
+      Effect.tapError(() => repo.transition(id, "approved", "pending", null, null, null))
+    )
+    yield* Audit.record({
+      actorKind: "staff",
+      actorId: actor.id,
+      action: "approval.approve",
+      ...targetOf(approval.action),
+      after: { approvalId: id, action: approval.action._tag, requestedBy: approval.requestedBy }
+    })
+    return { approval: new Approval({ ...approval, status: "approved", decidedBy: actor.id, decidedAt: at }), result }
+  }).pipe(Effect.withSpan("Approvals.approve"))
+
+/** POST /admin/approvals/{id}/reject. */
+export const reject = (actor: StaffMember, id: string, note: string | null) =>
+  Effect.gen(function*() {
+    const approval = yield* decidable(actor, id)
+    const at = yield* now
+    const rejected = yield* atomically(Effect.gen(function*() {
+      if (!(yield* (yield* ApprovalRepo).transition(id, "pending", "rejected", actor.id, at, note))) return false
+      yield* Audit.record({
+        actorKind: "staff",
+        actorId: actor.id,
+        action: "approval.reject",
+        ...targetOf(approval.action),
+        after: { approvalId: id, action: approval.action._tag, requestedBy: approval.requestedBy, note }
+      })
+      return true
+    }))
+    if (!rejected) return yield* new ApprovalDecided({ status: "approved" })
+    return new Approval({ ...approval, status: "rejected", decidedBy: actor.id, decidedAt: at, note })
+  })
+
+/** GET /admin/approvals: the requests whose permission the member holds (others are not shown). */
+export const list = (actor: StaffMember, status: ApprovalStatus | undefined, page: PageRequest) =>
+  Effect.gen(function*() {
+    const kinds = (Object.keys(permissionByKind) as Array<ApprovalAction["_tag"]>).filter((k) => can(actor.role, permissionByKind[k]))
+    if (kinds.length === 0) return yield* new PermissionDenied({ permission: "customers:unfreeze" })
+    return yield* (yield* ApprovalRepo).list({ kinds, status }, page)
+  })

@@ -1,0 +1,63 @@
+/**
+ * Deletion records in the back office: every account deletion is queued `pending_review` with
+ * what was tied to the customer; staff list them (deletions:read) and mark one reviewed
+ * (deletions:review) with an optional note, once. Audited.
+ */
+import { Context, Data, Effect, Option } from "effect"
+import type { DeletionRecord } from "../lifecycle/Model.js"
+import type { Page, PageRequest } from "../shared/Paging.js"
+import { atomically, now } from "../shared/UseCase.js"
+import * as Audit from "./Audit.js"
+import { requirePermission } from "./Permissions.js"
+import type { StaffMember } from "./StaffModel.js"
+
+export type DeletionStatus = DeletionRecord["status"]
+
+export interface DeletionReview {
+  readonly record: DeletionRecord
+  readonly reviewedBy: string | null
+  readonly reviewedAt: Date | null
+  readonly reviewNote: string | null
+}
+
+export class DeletionDesk extends Context.Tag("domain/DeletionDesk")<DeletionDesk, {
+  /** Newest first. */
+  readonly list: (status: DeletionStatus, page: PageRequest) => Effect.Effect<Page<DeletionReview>>
+  readonly find: (id: string) => Effect.Effect<Option.Option<DeletionReview>>
+  /** pending_review → reviewed; none when it was not pending (already reviewed, or unknown). */
+  readonly markReviewed: (id: string, staffId: string, note: string | null, at: Date) => Effect.Effect<Option.Option<DeletionReview>>
+}>() {}
+
+/** No deletion record has this id (404). */
+export class DeletionNotFound extends Data.TaggedError("DeletionNotFound")<{}> {}
+/** The deletion record was reviewed already (409). */
+export class DeletionAlreadyReviewed extends Data.TaggedError("DeletionAlreadyReviewed")<{}> {}
+
+/** GET /admin/deletions. */
+export const list = (actor: StaffMember, status: DeletionStatus, page: PageRequest) =>
+  Effect.zipRight(requirePermission(actor, "deletions:read"), Effect.flatMap(DeletionDesk, (d) => d.list(status, page)))
+
+/** POST /admin/deletions/{id}/review. */
+export const review = (actor: StaffMember, id: string, note: string | null) =>
+  Effect.gen(function*() {
+    yield* requirePermission(actor, "deletions:review")
+    const desk = yield* DeletionDesk
+    return yield* atomically(
+      Effect.gen(function*() {
+        const reviewed = yield* desk.markReviewed(id, actor.id, note, yield* now)
+        if (Option.isNone(reviewed)) {
+          return yield* (Option.isNone(yield* desk.find(id)) ? Effect.fail(new DeletionNotFound()) : Effect.fail(new DeletionAlreadyReviewed()))
+        }
+        yield* Audit.record({
+          actorKind: "staff",
+          actorId: actor.id,
+          action: "deletion.review",
+          targetKind: "customer",
+          targetId: reviewed.value.record.customerId,
+          before: { status: "pending_review" },
+          after: { status: "reviewed", deletionId: id }
+        })
+        return reviewed.value
+      })
+    )
+  })

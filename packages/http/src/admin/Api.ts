@@ -1,0 +1,93 @@
+/**
+ * The HTTP contract of staff access: sign-in, the emailed invite and reset links (public), the
+ * signed-in member with their permissions, inviting staff and sending links (admin bearer).
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { StaffRole } from "@app/domain"
+import { Schema } from "effect"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { AnyPassword, Body, Email, msg, Name, Uuid } from "../shared/Schemas.js"
+import { StaffAuthentication } from "../shared/Security.js"
+import { LinkView, MeView, SentLinkView, SessionView, StaffView } from "./Views.js"
+
+/** A staff password: 12 to 128 characters (stronger than a customer's 8). */
+const StaffPassword = Schema.Redacted(
+  Schema.String.pipe(
+    Schema.minLength(12, msg("Password must be at least 12 characters")),
+    Schema.maxLength(128, msg("Password must be at most 128 characters"))
+  )
+)
+
+const LinkToken = HttpApiSchema.param("token", Schema.String.pipe(Schema.maxLength(200)))
+const StaffId = HttpApiSchema.param("id", Uuid)
+const Role = StaffRole.annotations(msg("role must be one of superadmin, admin, support, officer"))
+
+export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
+  .add(
+    HttpApiEndpoint.post("signIn", "/sign-in")
+      .setPayload(Body({ email: Email, password: AnyPassword }))
+      .addSuccess(success("Admin", SessionView, { message: "Signed in." }))
+      .addError(failuresOf(400, 401, 429))
+      .annotate(
+        OpenApi.Description,
+        "A bearer token for the admin endpoints, valid 8 hours (customer tokens are refused there, and this one on " +
+          "customer endpoints). 5 failures for one email from one client, or 20 from one client, within 15 minutes: 429 " +
+          "with Retry-After until the oldest leaves the window."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("openLink")`/links/${LinkToken}`
+      .addSuccess(success("Admin", LinkView))
+      .addError(failuresOf(400, 410))
+      .annotate(OpenApi.Description, "Who an emailed invite or reset link is for. 410 when it is unknown, expired or used.")
+  )
+  .add(
+    HttpApiEndpoint.post("useLink")`/links/${LinkToken}`
+      .setPayload(Body({ password: StaffPassword }))
+      .addSuccess(success("Admin", SessionView, { message: "Password set." }))
+      .addError(failuresOf(400, 410))
+      .annotate(OpenApi.Description, "Sets the password (12 to 128 characters), spends the link and signs in.")
+  )
+  .prefix("/api/v1/admin/auth")
+  .annotate(OpenApi.Title, "Admin sign-in")
+{}
+
+export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
+  .add(
+    HttpApiEndpoint.get("me", "/auth/me")
+      .addSuccess(success("Admin", MeView))
+      .addError(failuresOf(401))
+      .annotate(OpenApi.Description, "The signed-in staff member, their role and its permissions.")
+  )
+  .add(
+    HttpApiEndpoint.post("invite", "/admins")
+      .setPayload(Body({
+        email: Email,
+        firstName: Name,
+        lastName: Name,
+        role: Schema.optionalWith(Role, { exact: true, default: () => "admin" as const })
+      }))
+      .addSuccess(success("Admin", StaffView, { status: 201, message: "Invitation sent." }))
+      .addError(failuresOf(400, 401, 403, 409))
+      .annotate(OpenApi.Description, "Superadmin only: a new staff member (role admin unless given) is emailed a link (72 hours) to set a password.")
+  )
+  .add(
+    HttpApiEndpoint.post("sendLink")`/officers/${StaffId}/send-link`
+      // the whole body is optional: none for a member whose details are complete
+      .setPayload(Schema.NullOr(Body({
+        firstName: Schema.optionalWith(Name, { exact: true }),
+        lastName: Schema.optionalWith(Name, { exact: true }),
+        email: Schema.optionalWith(Email, { exact: true })
+      })))
+      .addSuccess(success("Admin", SentLinkView, { message: "Link sent." }))
+      .addError(failuresOf(400, 401, 403, 404, 409))
+      .annotate(
+        OpenApi.Description,
+        "A member without a password is emailed their invite again (the body may complete their name and email); one with " +
+          "a password gets a reset link (1 hour). Only a superadmin sends links to a superadmin."
+      )
+  )
+  .middleware(StaffAuthentication)
+  .prefix("/api/v1/admin")
+  .annotate(OpenApi.Title, "Admin staff")
+{}

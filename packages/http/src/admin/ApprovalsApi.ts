@@ -1,0 +1,81 @@
+/** The HTTP contract of four-eyes approvals (ADMIN_FOUR_EYES=true) in the back office. */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { StaffAccess } from "@app/domain"
+import { Schema } from "effect"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { pageFields, PageView } from "../shared/Paging.js"
+import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { StaffAuthentication } from "../shared/Security.js"
+
+const { ApprovalAction, ApprovalStatus } = StaffAccess.Approvals
+
+export const ApprovalView = Schema.Struct({
+  id: Schema.String,
+  action: ApprovalAction,
+  status: ApprovalStatus,
+  requestedBy: Schema.String,
+  requestedAt: Schema.String,
+  decidedBy: Schema.NullOr(Schema.String),
+  decidedAt: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String)
+})
+
+export const approvalView = (a: StaffAccess.Approvals.Approval) => ({
+  id: a.id,
+  action: a.action,
+  status: a.status,
+  requestedBy: a.requestedBy,
+  requestedAt: a.requestedAt.toISOString(),
+  decidedBy: a.decidedBy,
+  decidedAt: a.decidedAt?.toISOString() ?? null,
+  note: a.note
+})
+
+/** What a change filed under four-eyes answers (202). */
+export const PendingApprovalView = Schema.Struct({ pendingApproval: ApprovalView })
+export const pendingApproval = (message: string) =>
+  success("Admin", PendingApprovalView, { status: 202, message })
+
+const ApprovalId = HttpApiSchema.param("id", Uuid)
+
+const ApprovalQuery = Body({
+  status: Schema.optionalWith(ApprovalStatus.annotations(msg("status must be pending, approved or rejected")), { exact: true }),
+  ...pageFields
+})
+
+export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
+  .add(
+    HttpApiEndpoint.get("list", "/")
+      .setUrlParams(ApprovalQuery)
+      .addSuccess(success("Admin", PageView(ApprovalView)))
+      .addError(failuresOf(400, 401, 403))
+      .annotate(
+        OpenApi.Description,
+        "Four-eyes requests (settings changes, unfreezes) newest first, optionally of one status; a member sees the kinds " +
+          "their role may decide (settings:write, customers:unfreeze)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("approve")`/${ApprovalId}/approve`
+      .addSuccess(success("Admin", Schema.Struct({ approval: ApprovalView, result: Schema.Unknown }), { message: "Approved and applied." }))
+      .addError(failuresOf(400, 401, 403, 404, 409, 502))
+      .annotate(
+        OpenApi.Description,
+        "A second member holding the action's permission approves: the change is applied under their name (the audit names " +
+          "both) and `result` is what the direct call would have answered. The requester gets 403 OWN_APPROVAL; a decided " +
+          "request 409. If the action fails (e.g. the customer was unfrozen meanwhile) the request stays pending."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("reject")`/${ApprovalId}/reject`
+      .setPayload(Body({
+        note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1000, msg("Must be at most 1000 characters"))), { exact: true })
+      }))
+      .addSuccess(success("Admin", ApprovalView, { message: "Rejected." }))
+      .addError(failuresOf(400, 401, 403, 404, 409))
+      .annotate(OpenApi.Description, "A second member rejects the request, with an optional note; nothing is applied.")
+  )
+  .middleware(StaffAuthentication)
+  .prefix("/api/v1/admin/approvals")
+  .annotate(OpenApi.Title, "Admin four-eyes approvals")
+{}

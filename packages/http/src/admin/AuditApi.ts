@@ -1,0 +1,67 @@
+/** The HTTP contract of the audit log: browse it with filters, and verify its hash chain. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { ActorKind, type AuditEntry } from "@app/domain"
+import { Schema } from "effect"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { pageFields, PageView } from "../shared/Paging.js"
+import { Body, CalendarDate, msg } from "../shared/Schemas.js"
+import { StaffAuthentication } from "../shared/Security.js"
+
+const Text = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100, msg("Must be at most 100 characters")))
+
+const AuditQuery = Body({
+  actorId: Schema.optionalWith(Text, { exact: true }),
+  action: Schema.optionalWith(Text, { exact: true }),
+  targetKind: Schema.optionalWith(Text, { exact: true }),
+  targetId: Schema.optionalWith(Text, { exact: true }),
+  from: Schema.optionalWith(CalendarDate.annotations({ description: "first day (UTC), inclusive" }), { exact: true }),
+  to: Schema.optionalWith(CalendarDate.annotations({ description: "last day (UTC), inclusive" }), { exact: true }),
+  ...pageFields
+}).pipe(Schema.filter((q) => q.from === undefined || q.to === undefined || q.from <= q.to || { path: ["to"], message: "to must be on or after from" }))
+
+export const AuditEntryView = Schema.Struct({
+  seq: Schema.Number,
+  at: Schema.String,
+  actorKind: ActorKind,
+  actorId: Schema.String,
+  action: Schema.String,
+  targetKind: Schema.String,
+  targetId: Schema.String,
+  before: Schema.Unknown,
+  after: Schema.Unknown,
+  prevHash: Schema.String,
+  hash: Schema.String
+})
+
+export const auditEntryView = (e: AuditEntry) => ({ ...e, at: e.at.toISOString() })
+
+const VerifyView = Schema.Struct({
+  ok: Schema.Boolean,
+  rows: Schema.Number,
+  lastHash: Schema.optional(Schema.String),
+  brokenAt: Schema.optional(Schema.Number),
+  reason: Schema.optional(Schema.String)
+})
+
+export class AdminAuditApi extends HttpApiGroup.make("adminAudit")
+  .add(
+    HttpApiEndpoint.get("list", "/")
+      .setUrlParams(AuditQuery)
+      .addSuccess(success("Admin", PageView(AuditEntryView)))
+      .addError(failuresOf(400, 401, 403))
+      .annotate(OpenApi.Description, "The audit log, newest first, filtered by actor, action, target and day (audit:read).")
+  )
+  .add(
+    HttpApiEndpoint.post("verify", "/verify")
+      .addSuccess(success("Admin", VerifyView))
+      .addError(failuresOf(401, 403))
+      .annotate(
+        OpenApi.Description,
+        "Walks the hash chain from the first row (audit:verify): ok with the row count and last hash, or the first row " +
+          "(brokenAt) whose content or link does not match."
+      )
+  )
+  .middleware(StaffAuthentication)
+  .prefix("/api/v1/admin/audit")
+  .annotate(OpenApi.Title, "Admin audit log")
+{}

@@ -1,0 +1,65 @@
+/** The HTTP contract of deletion review in the back office. */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { KoboString, type StaffAccess } from "@app/domain"
+import { Schema } from "effect"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { pageFields, PageView } from "../shared/Paging.js"
+import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { StaffAuthentication } from "../shared/Security.js"
+
+export const DeletionView = Schema.Struct({
+  id: Schema.String,
+  customerId: Schema.String,
+  status: Schema.Literal("pending_review", "reviewed"),
+  via: Schema.NullOr(Schema.String),
+  counts: Schema.Record({ key: Schema.String, value: Schema.Number }).annotations({
+    description: "what was tied to the customer: transactions, beneficiaries, plans, notices, sessions, spendings, tickets"
+  }),
+  planId: Schema.NullOr(Schema.String),
+  lastBalanceKobo: Schema.NullOr(KoboString),
+  retainUntil: Schema.String,
+  createdAt: Schema.String,
+  reviewedBy: Schema.NullOr(Schema.String),
+  reviewedAt: Schema.NullOr(Schema.String),
+  reviewNote: Schema.NullOr(Schema.String)
+})
+
+export const deletionView = ({ record: r, reviewNote, reviewedAt, reviewedBy }: StaffAccess.Deletions.DeletionReview) => ({
+  id: r.id,
+  customerId: r.customerId,
+  status: r.status,
+  via: r.via,
+  counts: r.counts,
+  planId: r.planId,
+  lastBalanceKobo: r.lastBalanceKobo,
+  retainUntil: r.retainUntil.toISOString(),
+  createdAt: r.createdAt.toISOString(),
+  reviewedBy,
+  reviewedAt: reviewedAt?.toISOString() ?? null,
+  reviewNote
+})
+
+const Status = Schema.Literal("pending_review", "reviewed").annotations(msg("status must be pending_review or reviewed"))
+const DeletionId = HttpApiSchema.param("id", Uuid)
+
+export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
+  .add(
+    HttpApiEndpoint.get("list", "/")
+      .setUrlParams(Body({ status: Schema.optionalWith(Status, { exact: true, default: () => "pending_review" as const }), ...pageFields }))
+      .addSuccess(success("Admin", PageView(DeletionView)))
+      .addError(failuresOf(400, 401, 403))
+      .annotate(OpenApi.Description, "Account deletions with what was tied to each customer, newest first; pending_review by default (deletions:read).")
+  )
+  .add(
+    HttpApiEndpoint.post("review")`/${DeletionId}/review`
+      .setPayload(Schema.NullOr(Body({
+        note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000, msg("Must be at most 2000 characters"))), { exact: true })
+      })))
+      .addSuccess(success("Admin", DeletionView, { message: "Deletion reviewed." }))
+      .addError(failuresOf(400, 401, 403, 404, 409))
+      .annotate(OpenApi.Description, "Marks a deletion reviewed, with an optional note; once (409 after). Audited (deletions:review).")
+  )
+  .middleware(StaffAuthentication)
+  .prefix("/api/v1/admin/deletions")
+  .annotate(OpenApi.Title, "Admin deletions")
+{}

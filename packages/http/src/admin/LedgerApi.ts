@@ -1,0 +1,111 @@
+/** The HTTP contract of the ledger in the back office: search, disbursements, failed payouts, requery. */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { TransactionPurpose, TransactionStatus } from "@app/domain"
+import { Schema } from "effect"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { pageFields, PageView } from "../shared/Paging.js"
+import { Body, CalendarDate, KoboQuery, msg, Uuid } from "../shared/Schemas.js"
+import { StaffAuthentication } from "../shared/Security.js"
+import { TransactionView } from "../transactions/Views.js"
+
+/** the largest amount a search names (₦10bn) */
+const MAX_SEARCH_KOBO = 1_000_000_000_000n
+
+const Status = TransactionStatus.annotations(msg("status must be pending, confirmed or failed"))
+const Purpose = TransactionPurpose.annotations(msg("purpose must be deposit, manual_transfer, disbursement or early_withdrawal"))
+const opt = <A, I>(s: Schema.Schema<A, I>) => Schema.optionalWith(s, { exact: true })
+
+const dayRange = <T extends { readonly from?: string; readonly to?: string }>(q: T) =>
+  q.from === undefined || q.to === undefined || q.from <= q.to || { path: ["to"], message: "to must be on or after from" }
+
+const SearchQuery = Body({
+  id: opt(Uuid),
+  reference: opt(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40, msg("Must be at most 40 characters")))),
+  customerId: opt(Uuid),
+  status: opt(Status),
+  purpose: opt(Purpose),
+  from: opt(CalendarDate),
+  to: opt(CalendarDate),
+  minAmountKobo: opt(KoboQuery("minAmountKobo", MAX_SEARCH_KOBO)),
+  maxAmountKobo: opt(KoboQuery("maxAmountKobo", MAX_SEARCH_KOBO)),
+  ...pageFields
+}).pipe(
+  Schema.filter(dayRange),
+  Schema.filter((q) =>
+    q.minAmountKobo === undefined || q.maxAmountKobo === undefined || q.minAmountKobo <= q.maxAmountKobo ||
+    { path: ["maxAmountKobo"], message: "maxAmountKobo must be at least minAmountKobo" }
+  )
+)
+
+const ProviderAnswer = Schema.NullOr(Schema.Struct({ reference: Schema.String, status: Schema.String }))
+
+export const RequeryView = Schema.Struct({
+  transaction: TransactionView,
+  provider: Schema.Struct({ debit: ProviderAnswer, transfer: ProviderAnswer })
+})
+
+const TransactionId = HttpApiSchema.param("id", Uuid)
+
+const PlanState = Schema.String
+export const RetryView = Schema.Struct({
+  transactionId: Schema.String,
+  planId: Schema.String,
+  cycle: Schema.Number,
+  stateBefore: PlanState,
+  state: PlanState,
+  nextDueAt: Schema.Date
+})
+
+export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
+  .add(
+    HttpApiEndpoint.get("search", "/transactions")
+      .setUrlParams(SearchQuery)
+      .addSuccess(success("Admin", PageView(TransactionView)))
+      .addError(failuresOf(400, 401, 403))
+      .annotate(
+        OpenApi.Description,
+        "Every customer's transactions, newest first: by id, reference (ours or the provider's), customer, status, " +
+          "purpose, UTC days (from/to inclusive) and amount range (transactions:read)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("requery")`/transactions/${TransactionId}/requery`
+      .addSuccess(success("Admin", RequeryView))
+      .addError(failuresOf(400, 401, 403, 404))
+      .annotate(
+        OpenApi.Description,
+        "Asks the provider about the transaction's debit and transfer references and answers its statuses beside ours " +
+          "(successful, failed, pending, reversed, not_found; unreachable or refused when it gave none). Read-only: " +
+          "nothing changes; reconciliation acts on answers. Audited (transactions:requery)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("disbursements", "/disbursements")
+      .setUrlParams(Body({ status: opt(Status), ...pageFields }))
+      .addSuccess(success("Admin", PageView(TransactionView)))
+      .addError(failuresOf(400, 401, 403))
+      .annotate(OpenApi.Description, "Every plan payout (purpose disbursement), newest first, optionally by status (disbursements:read).")
+  )
+  .add(
+    HttpApiEndpoint.get("failedJobs", "/jobs/failed")
+      .setUrlParams(Body(pageFields))
+      .addSuccess(success("Admin", PageView(TransactionView)))
+      .addError(failuresOf(400, 401, 403))
+      .annotate(OpenApi.Description, "Payouts that failed after their retries, newest first (jobs:read).")
+  )
+  .add(
+    HttpApiEndpoint.post("retryFailedJob")`/jobs/failed/${TransactionId}/retry`
+      .addSuccess(success("Admin", RetryView))
+      .addError(failuresOf(400, 401, 403, 404, 409))
+      .annotate(
+        OpenApi.Description,
+        "Makes the plan of a failed payout due now (a paused plan resumes with its attempts reset), so the next " +
+          "due-payout run pays it through the saga: nothing moves here. 409 JOB_RETRY_REFUSED when it is not a failed " +
+          "plan payout, the instalment was since paid or is being paid, or the plan or customer cannot be paid. " +
+          "Audited (jobs:retry)."
+      )
+  )
+  .middleware(StaffAuthentication)
+  .prefix("/api/v1/admin")
+  .annotate(OpenApi.Title, "Admin ledger")
+{}

@@ -1,0 +1,81 @@
+/** The HTTP contract of app settings and staff alerts in the back office. */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Alerts } from "@app/domain"
+import { Schema } from "effect"
+import { failuresOf, NoData, success } from "../shared/Envelope.js"
+import { Body, Uuid } from "../shared/Schemas.js"
+import { StaffAuthentication } from "../shared/Security.js"
+import { pendingApproval } from "./ApprovalsApi.js"
+
+const SettingKey = HttpApiSchema.param("key", Schema.String.pipe(Schema.maxLength(100)))
+const AlertId = HttpApiSchema.param("id", Uuid)
+
+export const SettingView = Schema.Struct({
+  key: Schema.String,
+  description: Schema.String,
+  value: Schema.Unknown,
+  defaultValue: Schema.Unknown
+})
+
+export const AlertView = Schema.Struct({
+  id: Schema.String,
+  kind: Alerts.AlertKind,
+  severity: Alerts.AlertSeverity,
+  dedupKey: Schema.String,
+  customerId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(Schema.String),
+  message: Schema.String,
+  occurrences: Schema.Number,
+  firstRaisedAt: Schema.String,
+  lastRaisedAt: Schema.String
+})
+
+export const alertView = (a: Alerts.StaffAlert) => ({
+  id: a.id,
+  kind: a.kind,
+  severity: a.severity,
+  dedupKey: a.dedupKey,
+  customerId: a.customerId,
+  transactionId: a.transactionId,
+  message: a.message,
+  occurrences: a.occurrences,
+  firstRaisedAt: a.firstRaisedAt.toISOString(),
+  lastRaisedAt: a.lastRaisedAt.toISOString()
+})
+
+export class AdminOpsApi extends HttpApiGroup.make("adminOps")
+  .add(
+    HttpApiEndpoint.get("listSettings", "/settings")
+      .addSuccess(success("Admin", Schema.Array(SettingView)))
+      .addError(failuresOf(401, 403))
+      .annotate(OpenApi.Description, "Every app setting with its current value, default and meaning (settings:read).")
+  )
+  .add(
+    HttpApiEndpoint.patch("updateSetting")`/settings/${SettingKey}`
+      .setPayload(Body({ value: Schema.Unknown }))
+      .addSuccess(success("Admin", SettingView, { message: "Setting updated." }))
+      .addSuccess(pendingApproval("Change filed for a second member's approval."))
+      .addError(failuresOf(400, 401, 403, 404))
+      .annotate(
+        OpenApi.Description,
+        "Superadmin only (settings:write). The value must fit the key's schema (kobo as integers or decimal strings): an " +
+          "invalid one is a 400 naming `value` and the old value stays. Audited with before and after. Under " +
+          "ADMIN_FOUR_EYES=true: 202 with the pending approval, applied when another superadmin approves it."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listAlerts", "/alerts")
+      .addSuccess(success("Admin", Schema.Array(AlertView)))
+      .addError(failuresOf(401, 403))
+      .annotate(OpenApi.Description, "Open staff alerts (reversal refused, PIN freeze, failed deletion, retries exhausted…), newest first.")
+  )
+  .add(
+    HttpApiEndpoint.post("acknowledgeAlert")`/alerts/${AlertId}/acknowledge`
+      .addSuccess(success("Admin", NoData, { message: "Alert acknowledged." }))
+      .addError(failuresOf(400, 401, 403, 404))
+      .annotate(OpenApi.Description, "Marks an open alert dealt with by the signed-in member (alerts:ack); 404 when none is open with that id.")
+  )
+  .middleware(StaffAuthentication)
+  .prefix("/api/v1/admin")
+  .annotate(OpenApi.Title, "Admin settings and alerts")
+{}

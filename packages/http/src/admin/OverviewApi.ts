@@ -1,0 +1,72 @@
+/** The HTTP contract of the back office's dashboard: GET /admin/overview. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { CustomerStatus, KoboString, KycStatus, StaffAccess } from "@app/domain"
+import { Schema } from "effect"
+import { failuresOf, success } from "../shared/Envelope.js"
+import { IntParam } from "../shared/Paging.js"
+import { Body } from "../shared/Schemas.js"
+import { StaffAuthentication } from "../shared/Security.js"
+
+const { defaultDays, maxDays, minDays } = StaffAccess.Overview.OverviewPolicy
+
+const Flow = Schema.Struct({ count: Schema.Number, amountKobo: KoboString })
+const Outflow = Schema.Struct({ ...Flow.fields, feeKobo: KoboString })
+const countsOf = <K extends string>(keys: ReadonlyArray<K>) =>
+  Schema.Struct(Object.fromEntries(keys.map((k) => [k, Schema.Number])) as { [P in K]: typeof Schema.Number })
+
+const FiguresView = Schema.Struct({
+  signUps: Schema.Number,
+  deposits: Flow,
+  moneyOut: Schema.Struct({ manualTransfer: Outflow, disbursement: Outflow, earlyWithdrawal: Outflow }),
+  disbursements: Schema.Struct({ paid: Schema.Number, failed: Schema.Number })
+})
+
+export const OverviewView = Schema.Struct({
+  days: Schema.Number,
+  from: Schema.String,
+  to: Schema.String,
+  asOf: Schema.String,
+  customers: Schema.Struct({
+    total: Schema.Number,
+    byStatus: countsOf(CustomerStatus.literals),
+    byKyc: countsOf(KycStatus.literals)
+  }),
+  pending: Flow,
+  activePlans: Schema.Number,
+  totals: FiguresView,
+  series: Schema.Array(Schema.Struct({ date: Schema.String, ...FiguresView.fields }))
+})
+
+const OverviewQuery = Body({
+  days: Schema.optionalWith(
+    IntParam("days", minDays, maxDays).annotations({
+      description: `whole UTC days in the window, today included: ${minDays} to ${maxDays} (default ${defaultDays})`
+    }),
+    { exact: true, default: () => defaultDays }
+  )
+})
+
+export class AdminOverviewApi extends HttpApiGroup.make("adminOverview")
+  .add(
+    HttpApiEndpoint.get("overview", "/overview")
+      .setUrlParams(OverviewQuery)
+      .addSuccess(success("Admin", OverviewView))
+      .addError(failuresOf(400, 401, 403))
+      .annotate(
+        OpenApi.Description,
+        "The dashboard (overview:read). The window is the last `days` whole UTC days, today included: `from` and `to` " +
+          "are its first and last dates, `asOf` the instant of the answer. Point in time: `customers` (every customer row " +
+          "by `customerStatus` and by `kycStatus`, each status listed, 0 when none), `pending` (transactions whose status " +
+          "is pending, any date: count and amountKobo) and `activePlans` (plans whose state is active). Over the window: " +
+          "`series`, one entry per UTC day, oldest first, zeros included, and `totals`, their sum. A day's figures: " +
+          "`signUps` (customers created that day); `deposits` (confirmed deposits: count, amountKobo); `moneyOut` " +
+          "(confirmed outbound movements by purpose, `manualTransfer`, `disbursement`, `earlyWithdrawal`: count, amountKobo " +
+          "sent to the destination, feeKobo charged on top); `disbursements` (plan payouts: `paid` confirmed, `failed` " +
+          "failed; each failed attempt counts). A movement counts on the UTC day it was created, with its status now. " +
+          "Amounts are decimal strings of kobo."
+      )
+  )
+  .middleware(StaffAuthentication)
+  .prefix("/api/v1/admin")
+  .annotate(OpenApi.Title, "Admin overview")
+{}

@@ -1,0 +1,30 @@
+/** What the admin access endpoints answer: a staff member (never a hash), a session, a link. */
+import { LinkPurpose, Permission, StaffAccess, StaffRole, StaffStatus } from "@app/domain"
+import { Schema } from "effect"
+
+export const StaffView = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  firstName: Schema.NullOr(Schema.String),
+  lastName: Schema.NullOr(Schema.String),
+  role: StaffRole,
+  status: StaffStatus,
+  createdAt: Schema.String
+})
+
+export const staffView = (m: StaffAccess.PublicStaff) => ({ ...m, createdAt: m.createdAt.toISOString() })
+
+export const SessionView = Schema.Struct({ token: Schema.String, expiresAt: Schema.String, admin: StaffView })
+
+export const sessionView = (s: StaffAccess.SignedIn) => ({ token: s.token, expiresAt: s.expiresAt.toISOString(), admin: staffView(s.admin) })
+
+export const MeView = Schema.Struct({ ...StaffView.fields, permissions: Schema.Array(Permission) })
+
+export const LinkView = Schema.Struct({
+  purpose: LinkPurpose,
+  email: Schema.String,
+  firstName: Schema.NullOr(Schema.String),
+  expiresAt: Schema.String
+})
+
+export const SentLinkView = Schema.Struct({ purpose: LinkPurpose, admin: StaffView })
