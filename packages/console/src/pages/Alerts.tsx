@@ -1,0 +1,51 @@
+import { Link } from "react-router"
+import { type Alert, call, get } from "../api.js"
+import { useAuth } from "../auth.js"
+import { Badge, Empty, FlashMessage, LoadState, PageHeader, useAction, useLoad } from "../components/ui.js"
+import { label, shortId, when } from "../format.js"
+
+export const AlertsPage = () => {
+  const { can } = useAuth()
+  const loaded = useLoad(() => get<ReadonlyArray<Alert>>("/alerts"), [])
+  const { flash, busy, run } = useAction()
+  const acknowledge = (a: Alert) =>
+    void run(async () => {
+      await call("POST", `/alerts/${a.id}/acknowledge`)
+      loaded.reload()
+      return `Alert “${label(a.kind)}” acknowledged.`
+    })
+  return (
+    <section>
+      <PageHeader title="Alerts">
+        <div className="toolbar">
+          <button type="button" className="secondary" onClick={loaded.reload}>Refresh</button>
+        </div>
+      </PageHeader>
+      <p className="muted">Open alerts, newest first. Acknowledge one once it is dealt with.</p>
+      <FlashMessage flash={flash} />
+      <LoadState loaded={loaded} />
+      {loaded.data !== undefined && (loaded.data.length === 0 ? <Empty>No open alerts.</Empty> : (
+        <ul className="cards">
+          {loaded.data.map((a) => (
+            <li key={a.id} className={`card alert-${a.severity}`}>
+              <h2><Badge value={a.severity} /> {label(a.kind)}</h2>
+              <p>{a.message}</p>
+              <p className="muted small">
+                {a.occurrences} time{a.occurrences === 1 ? "" : "s"} · first {when(a.firstRaisedAt)} · last {when(a.lastRaisedAt)}
+                {a.customerId !== null && can("customers:read") && (
+                  <> · <Link to={`/customers/${a.customerId}`}>customer {shortId(a.customerId)}</Link></>
+                )}
+                {a.transactionId !== null && <> · transaction <code>{shortId(a.transactionId)}</code></>}
+              </p>
+              {can("alerts:ack") && (
+                <button type="button" disabled={busy} onClick={() => acknowledge(a)}>
+                  Acknowledge <span className="sr-only">{label(a.kind)}</span>
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      ))}
+    </section>
+  )
+}

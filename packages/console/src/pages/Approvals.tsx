@@ -1,0 +1,72 @@
+import { useState } from "react"
+import { Link } from "react-router"
+import { type Approval, call, get, type Page } from "../api.js"
+import { useAuth } from "../auth.js"
+import { Badge, Empty, FlashMessage, LoadState, PageHeader, Pager, Select, TextInput, useAction, useLoad } from "../components/ui.js"
+import { shortId, when } from "../format.js"
+
+/** Four-eyes requests (ADMIN_FOUR_EYES=true): settings changes and unfreezes a second member decides. */
+export const ApprovalsPage = () => {
+  const { can, me } = useAuth()
+  const [status, setStatus] = useState("pending")
+  const [page, setPage] = useState(1)
+  const loaded = useLoad(() => get<Page<Approval>>("/approvals", { status, page, pageSize: 20 }), [status, page])
+  const { flash, busy, run } = useAction()
+  const [notes, setNotes] = useState<Record<string, string>>({})
+  const mayDecide = (a: Approval) =>
+    a.status === "pending" && a.requestedBy !== me?.id &&
+    can(a.action._tag === "settings.update" ? "settings:write" : "customers:unfreeze")
+
+  if (!can("settings:write") && !can("customers:unfreeze")) {
+    return <section><PageHeader title="Approvals" /><p>Your role does not decide approvals.</p></section>
+  }
+  return (
+    <section>
+      <PageHeader title="Approvals">
+        <div className="toolbar">
+          <Select label="Status" value={status} onChange={(v) => (setStatus(v), setPage(1))} options={["pending", "approved", "rejected"]} any={null} />
+        </div>
+      </PageHeader>
+      <p className="muted">Under four-eyes, settings changes and unfreezes wait here for a second member.</p>
+      <FlashMessage flash={flash} />
+      <LoadState loaded={loaded} />
+      {loaded.data !== undefined && (loaded.data.items.length === 0 ? <Empty>No {status} requests.</Empty> : (
+        <>
+          <ul className="cards">
+            {loaded.data.items.map((a) => (
+              <li key={a.id} className="card">
+                <h2>
+                  {a.action._tag === "settings.update"
+                    ? <>Set <code>{a.action.key}</code> to <code>{JSON.stringify(a.action.value)}</code></>
+                    : <>Unfreeze customer <Link to={`/customers/${a.action.customerId}`}>{shortId(a.action.customerId)}</Link></>}{" "}
+                  <Badge value={a.status} />
+                </h2>
+                <p className="muted small">
+                  Requested by {a.requestedBy === me?.id ? "you" : shortId(a.requestedBy)} · {when(a.requestedAt)}
+                  {a.decidedAt !== null && <> · decided {when(a.decidedAt)}{a.note !== null && ` — ${a.note}`}</>}
+                </p>
+                {mayDecide(a) && (
+                  <div className="inline-form">
+                    <TextInput label="Note (optional)" value={notes[a.id] ?? ""} onChange={(v) => setNotes({ ...notes, [a.id]: v })} />
+                    <button type="button" disabled={busy} onClick={() => void run(async () => {
+                      await call("POST", `/approvals/${a.id}/approve`)
+                      loaded.reload()
+                      return "Approved and applied."
+                    })}>Approve</button>
+                    <button type="button" className="secondary" disabled={busy} onClick={() => void run(async () => {
+                      const note = notes[a.id] ?? ""
+                      await call("POST", `/approvals/${a.id}/reject`, { body: note === "" ? {} : { note } })
+                      loaded.reload()
+                      return "Rejected."
+                    })}>Reject</button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+          <Pager page={loaded.data.page} totalPages={loaded.data.totalPages} total={loaded.data.total} onPage={setPage} />
+        </>
+      ))}
+    </section>
+  )
+}

@@ -1,0 +1,150 @@
+import { type FormEvent, useState } from "react"
+import { Link, useParams } from "react-router"
+import { call, type CustomerFile, type FreezeOutcome, get, type PendingApproval } from "../api.js"
+import { useAuth } from "../auth.js"
+import { AuditTable, TransactionsTable } from "../components/tables.js"
+import { Badge, Empty, FlashMessage, LoadState, PageHeader, TextArea, useAction, useLoad } from "../components/ui.js"
+import { fullName, kobo, label, when } from "../format.js"
+
+export const CustomerPage = () => {
+  const { id = "" } = useParams()
+  const { can } = useAuth()
+  const loaded = useLoad(() => get<CustomerFile>(`/customers/${id}`), [id])
+  const { flash, busy, run } = useAction()
+  const [reason, setReason] = useState("")
+  const file = loaded.data
+  const status = file?.customer.customerStatus
+
+  const freeze = (e: FormEvent) => {
+    e.preventDefault()
+    void run(async () => {
+      const answer = await call<FreezeOutcome>("POST", `/customers/${id}/freeze`, { body: { reason } })
+      setReason("")
+      loaded.reload()
+      return `Frozen: customer ${answer.result.customerStatus}, bank freeze ${label(answer.result.providerFreeze)}.`
+    })
+  }
+  const unfreeze = () =>
+    void run(async () => {
+      const answer = await call<FreezeOutcome | PendingApproval>("POST", `/customers/${id}/unfreeze`)
+      loaded.reload()
+      return "pendingApproval" in answer.result
+        ? "Unfreeze requested: it waits for a second member's approval."
+        : `Unfrozen: customer ${answer.result.customerStatus}, bank freeze ${label(answer.result.providerFreeze)}.`
+    })
+
+  return (
+    <section>
+      <PageHeader title={file === undefined ? "Customer" : fullName(file.customer)}>
+        <Link to="/customers" className="back">← All customers</Link>
+      </PageHeader>
+      <LoadState loaded={loaded} />
+      <FlashMessage flash={flash} />
+      {file !== undefined && (
+        <>
+          <div className="two-col">
+            <div className="card">
+              <h2>Profile</h2>
+              <dl className="facts">
+                <dt>Status</dt>
+                <dd><Badge value={file.customer.customerStatus} /></dd>
+                <dt>KYC</dt>
+                <dd><Badge value={file.customer.kycStatus} /></dd>
+                <dt>Email</dt>
+                <dd>{file.customer.email}</dd>
+                <dt>Phone</dt>
+                <dd>{file.customer.phone ?? "—"}</dd>
+                <dt>Account number</dt>
+                <dd>{file.customer.accountNumber ?? "—"}</dd>
+                <dt>Balance at the bank</dt>
+                <dd>{kobo(file.liveBalanceKobo)} <span className="muted">(last seen {kobo(file.customer.lastKnownBalanceKobo)})</span></dd>
+                <dt>Referral code</dt>
+                <dd><code>{file.customer.referralCode}</code></dd>
+                <dt>Joined</dt>
+                <dd>{when(file.customer.createdAt)}</dd>
+                <dt>Customer id</dt>
+                <dd><code>{file.customer.id}</code></dd>
+                {file.kyc !== null && (
+                  <>
+                    <dt>BVN verified</dt>
+                    <dd>{file.kyc.bvnVerified ? "yes" : "no"}</dd>
+                    <dt>Address</dt>
+                    <dd>{file.kyc.address ?? "—"}</dd>
+                  </>
+                )}
+              </dl>
+            </div>
+            <div className="card">
+              <h2>Account freeze</h2>
+              {status === "suspended"
+                ? (
+                  <>
+                    <p>This customer is <strong>frozen</strong>: sessions are revoked and money cannot move.</p>
+                    {can("customers:unfreeze")
+                      ? <button type="button" disabled={busy} onClick={unfreeze}>Unfreeze customer</button>
+                      : <p className="muted">Your role cannot unfreeze customers.</p>}
+                  </>
+                )
+                : can("customers:freeze")
+                ? (
+                  <form onSubmit={freeze}>
+                    <p className="muted">Suspends the customer, revokes every session and freezes the account at the bank.</p>
+                    <TextArea label="Reason for freezing" value={reason} onChange={setReason} required />
+                    <button type="submit" className="danger" disabled={busy || reason.trim() === ""}>Freeze customer</button>
+                  </form>
+                )
+                : <p className="muted">Your role cannot freeze customers.</p>}
+              {file.plan !== null && (
+                <>
+                  <h2>Plan</h2>
+                  <dl className="facts">
+                    {Object.entries(file.plan).filter(([, v]) => typeof v !== "object" || v === null).slice(0, 10).map(([k, v]) => (
+                      <FactRow key={k} name={k} value={v} />
+                    ))}
+                  </dl>
+                </>
+              )}
+            </div>
+          </div>
+          <h2>
+            Recent transactions{" "}
+            {can("transactions:read") && <Link to={`/transactions?customerId=${file.customer.id}`} className="small">search all</Link>}
+          </h2>
+          <TransactionsTable rows={file.recentTransactions} caption="Recent transactions" customerLinks={false} />
+          <div className="two-col">
+            <div>
+              <h2>Support tickets</h2>
+              {file.tickets.length === 0 ? <Empty>No tickets.</Empty> : (
+                <ul className="plain">
+                  {file.tickets.map((t) => (
+                    <li key={t.id}>
+                      {can("support:read") ? <Link to={`/support/${t.id}`}>{t.reference}</Link> : t.reference} {t.subject}{" "}
+                      <Badge value={t.status} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            <div>
+              <h2>Notices</h2>
+              {file.notices.length === 0 ? <Empty>No notices.</Empty> : (
+                <ul className="plain">
+                  {file.notices.map((n) => <li key={n.id}><span className="muted">{when(n.createdAt)}</span> {n.message}</li>)}
+                </ul>
+              )}
+            </div>
+          </div>
+          <h2>Audit trail</h2>
+          <AuditTable rows={file.audit} caption="Audit trail of this customer" />
+        </>
+      )}
+    </section>
+  )
+}
+
+const FactRow = ({ name, value }: { readonly name: string; readonly value: unknown }) => (
+  <>
+    <dt>{name.replace(/([A-Z])/g, " $1").toLowerCase()}</dt>
+    <dd>{/Kobo$/.test(name) && typeof value === "string" ? kobo(value) : String(value ?? "—")}</dd>
+  </>
+)
