@@ -1,0 +1,115 @@
+/**
+ * The service's metrics, as Effect `Metric`s (one registry per process), exposed in the Prometheus
+ * text format by `Prometheus.ts`. Labels are bounded sets (route templates, operation names,
+ * outcomes, job names): never an id, a path, an email, a phone or an account number.
+ *
+ * Defined elsewhere with the same names (Effect keys metrics by name, type and labels, so both
+ * places update one series): `payouts_total{outcome}` in the domain (plans/Payouts.ts).
+ */
+import { Cause, Duration, Effect, Exit, Metric, MetricBoundaries, Option } from "effect"
+
+/** Seconds buckets from 5 ms to ~82 s (HTTP requests, provider calls, job runs). */
+export const secondsBoundaries = MetricBoundaries.exponential({ start: 0.005, factor: 2, count: 16 })
+
+export const httpRequestsTotal = Metric.counter("http_requests_total", {
+  description: "HTTP requests answered, by route template, method and status",
+  incremental: true
+})
+
+export const httpRequestDuration = Metric.histogram(
+  "http_request_duration_seconds",
+  secondsBoundaries,
+  "Time to answer an HTTP request, by route template and method"
+)
+
+export const providerCallsTotal = Metric.counter("provider_calls_total", {
+  description: "Core banking provider calls, by operation and outcome (ok, refused, unknown, misconfigured, defect, interrupted)",
+  incremental: true
+})
+
+export const providerCallDuration = Metric.histogram(
+  "provider_call_duration_seconds",
+  secondsBoundaries,
+  "Duration of a core banking provider call (all its attempts), by operation"
+)
+
+export const notificationsSentTotal = Metric.counter("notifications_sent_total", {
+  description: "Email and SMS send attempts, by channel and outcome (sent, failed)",
+  incremental: true
+})
+
+export const jobRunsTotal = Metric.counter("job_runs_total", {
+  description: "Scheduled job runs, by job and result (ok, failed)",
+  incremental: true
+})
+
+export const jobDuration = Metric.histogram(
+  "job_duration_seconds",
+  secondsBoundaries,
+  "Duration of a scheduled job run, by job"
+)
+
+export const movementsPending = Metric.gauge("movements_pending", {
+  description: "Money movements (transactions) still pending, sampled every 15 s"
+})
+
+export const outboxDepth = Metric.gauge("outbox_depth", {
+  description: "Notification outbox rows by status (pending, sent, failed), sampled every 15 s"
+})
+
+/** Adds one to `counter` with the given labels. */
+export const count = (counter: Metric.Metric.Counter<number>, labels: Record<string, string>) =>
+  Metric.increment(withLabels(counter, labels))
+
+/** Records `duration` in seconds in `histogram` with the given labels. */
+export const observeSeconds = (
+  histogram: Metric.Metric.Histogram<number>,
+  labels: Record<string, string>,
+  duration: Duration.Duration
+) => Metric.update(withLabels(histogram, labels), Duration.toMillis(duration) / 1000)
+
+export const setGauge = (gauge: Metric.Metric.Gauge<number>, labels: Record<string, string>, value: number) =>
+  Metric.set(withLabels(gauge, labels), value)
+
+const withLabels = <T extends Metric.Metric<any, any, any>>(metric: T, labels: Record<string, string>): T =>
+  Object.entries(labels).reduce((m, [key, value]) => Metric.tagged(m, key, value) as T, metric)
+
+/** The outcome label of a provider call from its result: `ok` or the failure's class. */
+export const providerOutcome = (failureTag: string | undefined): string => {
+  switch (failureTag) {
+    case undefined:
+      return "ok"
+    case "ProviderRefused":
+      return "refused"
+    case "ProviderUnknownOutcome":
+      return "unknown"
+    case "ProviderMisconfigured":
+      return "misconfigured"
+    default:
+      return "error"
+  }
+}
+
+const exitOutcome = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, E>): string =>
+  Exit.isSuccess(exit)
+    ? "ok"
+    : Option.match(Cause.failureOption(exit.cause), {
+      onNone: () => (Cause.isInterruptedOnly(exit.cause) ? "interrupted" : "defect"),
+      onSome: (error) => providerOutcome(error._tag)
+    })
+
+/** Runs `effect`, counting it in `provider_calls_total` and timing it in `provider_call_duration_seconds`. */
+export const measureProviderCall = (operation: string) => <A, E extends { readonly _tag: string }, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
+  Effect.timed(Effect.exit(effect)).pipe(
+    Effect.flatMap(([took, exit]) =>
+      Effect.zipRight(
+        Effect.all([
+          count(providerCallsTotal, { operation, outcome: exitOutcome(exit) }),
+          observeSeconds(providerCallDuration, { operation }, took)
+        ], { discard: true }),
+        exit
+      )
+    )
+  )
