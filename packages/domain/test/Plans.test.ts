@@ -3,7 +3,7 @@
  * TestClock. Each payout goes through the transfer saga; the fake bank checks conservation.
  */
 import {describe, expect, it} from "@effect/vitest"
-import {Duration, Effect, Exit, FastCheck as fc, Layer, Option, TestClock} from "effect"
+import {Clock, Deferred, Duration, Effect, Exit, FastCheck as fc, Fiber, Layer, Option, Ref, TestClock} from "effect"
 import * as Banking from "../src/banking/index.js"
 import { CoreBanking, TestFunding } from "../src/banking/CoreBanking.js"
 import * as Fees from "../src/transfers/Fees.js"
@@ -12,6 +12,7 @@ import * as Plans from "../src/plans/index.js"
 import * as Schedule from "../src/plans/Schedule.js"
 import { AccountRepo } from "../src/account/Ports.js"
 import { PlanRepo } from "../src/plans/Ports.js"
+import { TransferRepo } from "../src/transfers/Ports.js"
 import * as Settings from "../src/settings/Settings.js"
 import * as Transfers from "../src/transfers/index.js"
 import {bankedAda, bankedBola, inMemory} from "./support/Fixtures.js"
@@ -228,8 +229,11 @@ describe("a weekly plan", () => {
       )
       expect(plan.cycleCount).toBe(4)
       expect(plan.nextDueAt?.toISOString()).toBe("2026-11-27T08:00:00.000Z") // the first Friday
+      const board = (iso: string) => Effect.flatMap(PlanRepo, (r) => r.payoutBoard(new Date(iso)))
+      expect(yield* board("2026-11-26T00:00:00Z")).toMatchObject({ activePlans: 1, dueNow: 0, claimed: 0, nextDueAt: plan.nextDueAt })
       // the service is down for two weeks and a day
       yield* at("2026-12-05T12:00:00Z")
+      expect(yield* board("2026-12-05T12:00:00Z")).toMatchObject({ activePlans: 1, dueNow: 1, nextDueAt: null })
       const run = yield* Plans.processDuePayouts()
       expect(run.paid).toBe(2)
       const instalments = yield* PlanStore.instalments(plan.id)
@@ -369,21 +373,88 @@ describe("payouts that cannot be made", () => {
     })))
 })
 
+/** Ada and Bola, each with a funded three-day plan of ₦1,000 a day, every cycle of it due. */
+const twoPlansThreeCyclesDue = Effect.gen(function*() {
+  const ada = yield* fundedAda(1_000_000n)
+  const bola = yield* bankedBola
+  yield* deposit(bola, 1_000_000n)
+  yield* Plans.upsertPlan(ada.accountId, planInput({ totalAmountKobo: 300_000n, durationDays: 3 }))
+  yield* Plans.upsertPlan(bola.accountId, planInput({ totalAmountKobo: 300_000n, durationDays: 3 }))
+  yield* at("2026-11-23T08:00:00Z")
+})
+
 describe("two schedulers at once", () => {
   it.effect("every instalment of many due plans is paid exactly once", () =>
     withPlans(Effect.gen(function*() {
-      const ada = yield* fundedAda(1_000_000n)
-      const bola = yield* bankedBola
-      yield* deposit(bola, 1_000_000n)
-      yield* Plans.upsertPlan(ada.accountId, planInput({ totalAmountKobo: 300_000n, durationDays: 3 }))
-      yield* Plans.upsertPlan(bola.accountId, planInput({ totalAmountKobo: 300_000n, durationDays: 3 }))
-      yield* at("2026-11-23T08:00:00Z")
+      yield* twoPlansThreeCyclesDue
       const runs = yield* Effect.all([Plans.processDuePayouts(), Plans.processDuePayouts()], { concurrency: 2 })
       expect(runs[0].paid + runs[1].paid).toBe(6)
       expect(yield* paidOut).toBe(600_000n)
       const transfers = yield* TransferStore.all
       expect(transfers.filter((t) => t.purpose === "disbursement").length).toBe(6)
     })))
+})
+
+describe("a payout run interrupted (SIGTERM)", () => {
+  /**
+   * The third payout stalls (never answers) at one point, and the run is interrupted there: as its
+   * saga is loaded, right after the movement was committed (the gap between start and drive), or
+   * mid-saga at the debit.
+   */
+  const stallThird: Record<string, (entered: Deferred.Deferred<void>, never: Deferred.Deferred<void>) => Effect.Effect<Layer.Layer<never>, never, any>> = {
+    "as its saga starts": (entered: Deferred.Deferred<void>, never: Deferred.Deferred<void>) =>
+      Effect.map(TransferRepo, (repo) => {
+        const seen = new Set<string>()
+        return Layer.succeed(TransferRepo, TransferRepo.of({
+          ...repo,
+          findById: (id) => {
+            seen.add(id)
+            return seen.size === 3 && [...seen][2] === id
+              ? Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(never)), Effect.zipRight(repo.findById(id)))
+              : repo.findById(id)
+          }
+        }))
+      }),
+    "at its debit": (entered: Deferred.Deferred<void>, never: Deferred.Deferred<void>) =>
+      Effect.map(CoreBanking, (real) => {
+        let debits = 0
+        return Layer.succeed(CoreBanking, CoreBanking.of({
+          ...real,
+          debit: (input) =>
+            ++debits === 3
+              ? Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(never)), Effect.zipRight(real.debit(input)))
+              : real.debit(input)
+        }))
+      })
+  }
+
+  for (const [where, stall] of Object.entries(stallThird)) {
+    it.effect(`stopped ${where}: every plan claim and movement lease is given back, and the next run pays each instalment once`, () =>
+      withPlans(Effect.gen(function*() {
+        yield* twoPlansThreeCyclesDue
+        const entered = yield* Deferred.make<void>()
+        const never = yield* Deferred.make<void>()
+        const stalling = yield* stall(entered, never)
+        const run = yield* Effect.fork(Plans.processDuePayouts({ concurrency: 1 }).pipe(Effect.provide(stalling)))
+        yield* Deferred.await(entered)
+        yield* Fiber.interrupt(run)
+
+        const now = yield* Clock.currentTimeMillis
+        const held = (yield* TransferStore.all).filter((t) => t.leaseUntil !== null && t.leaseUntil.getTime() > now)
+        expect(held).toEqual([])
+        const plans = [...(yield* Effect.flatMap(PlanStore, Ref.get)).plans.values()]
+        expect(plans.filter((p) => p.leaseUntil !== null && p.leaseUntil.getTime() > now)).toEqual([])
+        expect(yield* paidOut).toBe(200_000n)
+
+        // a second later, not after the 2-minute lease, the next run finishes everything
+        yield* TestClock.adjust(Duration.seconds(1))
+        yield* Transfers.processDue()
+        yield* Plans.processDuePayouts()
+        expect(yield* paidOut).toBe(600_000n)
+        const payouts = (yield* TransferStore.all).filter((t) => t.purpose === "disbursement")
+        expect(payouts.map((t) => t.status)).toEqual(Array(6).fill("confirmed"))
+      })))
+  }
 })
 
 describe("Borrow rules", () => {

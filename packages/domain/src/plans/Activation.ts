@@ -33,7 +33,7 @@ export const walletBalance = (customerId: string) =>
  */
 export const reservedFor = (plan: Plan, nip: Fees.NipFeeSchedule): Kobo => {
   const remaining = plan.cycleCount - plan.nextCycle
-  if (remaining <= 0 || plan.state === "completed") return 0n
+  if (remaining <= 0 || plan.state === "completed" || plan.state === "closed") return 0n
   const regular = Schedule.regularAmount(plan.totalAmountKobo, plan.cycleCount)
   const last = Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, plan.cycleCount - 1)
   const feeOf = (amount: Kobo) => Fees.quote(amount, nip).totalKobo

@@ -18,7 +18,8 @@ import { findPlan, requireCustomer } from "./Queries.js"
 import * as Schedule from "./Schedule.js"
 import { type PlanInput, termsOf, validateTerms } from "./Terms.js"
 
-interface Destination {
+/** A verified destination account (a plan's withdrawal account; also where a closure sweeps to). */
+export interface Destination {
   readonly accountNumber: string
   readonly bankCode: string
   readonly bankName: string

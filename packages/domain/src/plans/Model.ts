@@ -12,9 +12,10 @@ export const PlanWeekDay = Schema.Literal("monday", "tuesday", "wednesday", "thu
  * - active: paying on schedule;
  * - depleted: a payout found the wallet short; it resumes (catching up) once the wallet covers the rest;
  * - paused: a payout kept failing at the destination bank; resumes when the customer edits the plan;
- * - completed: the last cycle is paid.
+ * - completed: the last cycle is paid;
+ * - closed: ended by the closure of the customer's account (never pays again).
  */
-export const PlanState = Schema.Literal("awaiting_funds", "active", "depleted", "paused", "completed")
+export const PlanState = Schema.Literal("awaiting_funds", "active", "depleted", "paused", "completed", "closed")
 export type PlanState = typeof PlanState.Type
 
 export class Plan extends Schema.Class<Plan>("Plan")({

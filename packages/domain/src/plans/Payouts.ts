@@ -1,7 +1,7 @@
 /**
  * The due-payout job: one instalment per cycle, paid once through the transfer saga.
  */
-import { Duration, Effect, Option } from "effect"
+import { Duration, Effect, Metric, Option } from "effect"
 import { AccountRepo } from "../account/Ports.js"
 import { NoBankAccount } from "../banking/Errors.js"
 import * as Notices from "../notifications/Notices.js"
@@ -9,7 +9,7 @@ import * as Settings from "../settings/Settings.js"
 import { formatNaira, type Kobo } from "../shared/Money.js"
 import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
-import { drive } from "../transfers/Executor.js"
+import { startAndDrive } from "../transfers/Executor.js"
 import * as Fees from "../transfers/Fees.js"
 import { newTransfer, type Transfer } from "../transfers/Model.js"
 import { TransferRepo } from "../transfers/Ports.js"
@@ -115,6 +115,9 @@ const startDuePayout = (planId: string) =>
     const at = yield* now
     const plan = Option.getOrThrow(yield* repo.lock(planId))
     if (plan.state !== "active" || plan.nextDueAt === null || plan.nextDueAt.getTime() > at.getTime()) return Option.none<Transfer>()
+    // a customer being closed (moved to `closing` under this same lock) gets no payout
+    const owner = yield* (yield* AccountRepo).findByCustomerId(plan.customerId)
+    if (Option.isNone(owner) || owner.value.customer.customerStatus !== "active") return Option.none<Transfer>()
     if (plan.nextCycle >= plan.cycleCount) return Option.none<Transfer>()
     const instalment = yield* ensureCurrentInstalment(plan, at)
     if (instalment.status !== "open" || instalment.transactionId !== null) return Option.none<Transfer>()
@@ -142,7 +145,8 @@ export const settle = (planId: string) =>
     const at = yield* now
     const raised = yield* atomically(Effect.gen(function*() {
       const plan = Option.getOrThrow(yield* repo.lock(planId))
-      if (plan.nextCycle >= plan.cycleCount) return null
+      // a plan ended by the account's closure keeps its state whatever its last attempt did
+      if (plan.nextCycle >= plan.cycleCount || plan.state === "closed") return null
       const found = yield* repo.findInstalment(plan.id, cycleIndex(plan))
       if (Option.isNone(found)) return null
       const instalment = found.value
@@ -216,6 +220,13 @@ export const settle = (planId: string) =>
     Effect.withSpan("Plans.settle", { attributes: { planId } })
   )
 
+/** `payouts_total{outcome}`: instalment payouts that reached a final outcome in a plan run (paid or failed). */
+const payoutsTotal = Metric.counter("payouts_total", {
+  description: "Plan instalment payouts that reached a final outcome in a payout run, by outcome (paid, failed)",
+  incremental: true
+})
+const payoutOutcome = (outcome: "paid" | "failed") => Metric.tagged(payoutsTotal, "outcome", outcome)
+
 export interface PlanRun {
   readonly paid: number
   readonly failed: number
@@ -234,14 +245,18 @@ export const runPlan = (planId: string) =>
     for (let guard = 0; guard < 10_000; guard++) {
       yield* settle(planId)
       const plan = Option.getOrThrow(yield* repo.findById(planId))
-      const started = yield* startDuePayout(plan.id).pipe(
+      const driven = yield* startAndDrive(startDuePayout(plan.id).pipe(
         Effect.catchTag("MovementInFlight", () => Effect.succeed(Option.none<Transfer>()))
-      )
-      if (Option.isNone(started)) break
-      const t = yield* drive(started.value)
-      if (t.status === "confirmed") paid++
-      else if (t.status === "failed") failed++
-      else {
+      ))
+      if (Option.isNone(driven)) break
+      const t = driven.value
+      if (t.status === "confirmed") {
+        paid++
+        yield* Metric.increment(payoutOutcome("paid"))
+      } else if (t.status === "failed") {
+        failed++
+        yield* Metric.increment(payoutOutcome("failed"))
+      } else {
         // pending: reconciliation settles it; the plan waits on this cycle
         yield* settle(planId)
         break
@@ -286,6 +301,10 @@ export const processDuePayouts = (
             Effect.ensuring(repo.release(plan.id))
           ),
         { concurrency: options.concurrency ?? 16 }
+      ).pipe(
+        // interrupted (a SIGTERM): the claimed plans not yet started release their claim too, so
+        // the next process takes them at once instead of waiting out the lease
+        Effect.onInterrupt(() => Effect.forEach(claimed, (plan) => repo.release(plan.id), { discard: true }))
       )
       plans += claimed.length
       for (const r of runs) {

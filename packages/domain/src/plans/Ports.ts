@@ -38,6 +38,8 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   readonly claimInactive: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<Plan>>
   /** Clears the lease (version unchanged). */
   readonly release: (id: string) => Effect.Effect<void>
+  /** Where the due-payout job stands at `now` (for operators). */
+  readonly payoutBoard: (now: Date) => Effect.Effect<PayoutBoard>
   readonly findInstalment: (planId: string, cycle: number) => Effect.Effect<Option.Option<Instalment>>
   /** Inserts the instalment unless (planId, cycle) exists; returns the stored one either way. */
   readonly ensureInstalment: (instalment: Instalment) => Effect.Effect<Instalment>
@@ -48,3 +50,12 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   /** The plan's movements with this purpose that have not failed, created at or after `since` (all when null). */
   readonly countMovements: (planId: string, purpose: TransactionPurpose, since: Date | null) => Effect.Effect<number>
 }>() {}
+
+/** Active plans, those due now, those claimed by a live run, the next due time, payouts at the bank. */
+export interface PayoutBoard {
+  readonly activePlans: number
+  readonly dueNow: number
+  readonly claimed: number
+  readonly nextDueAt: Date | null
+  readonly payoutsInFlight: number
+}

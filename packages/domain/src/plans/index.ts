@@ -15,7 +15,8 @@
  *   it resumes, catching up, once the wallet covers the rest of the pot and its fees.
  * - A payout that fails at the bank is reversed by the saga (disbursement_failed) and tried again
  *   after `plans.payoutRetry.retryAfterMinutes`; after `maxAttempts` failures the plan is `paused`
- *   (plan_paused) until the customer edits it (e.g. a new withdrawal account).
+ *   (plan_paused) until the customer edits it (e.g. a new withdrawal account), or an operator
+ *   retries its failed payout (admin/JobRetry.ts: due now, through this same job).
  * - A payout the bank answers "pending" holds the plan on that cycle until reconciliation settles it.
  * - completed once the last cycle is paid; a new POST then starts a new plan.
  *

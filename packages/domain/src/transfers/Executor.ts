@@ -16,13 +16,13 @@
  * - What needs an operator (a refused reversal or lien removal, a transfer pending past its
  *   requeries or unanswered for too long) raises a staff alert (Alerts.ts).
  */
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { raiseAlert } from "../admin/Alerts.js"
 import { BalanceCache } from "../banking/Caches.js"
 import { CoreBanking } from "../banking/CoreBanking.js"
 import { now } from "../shared/UseCase.js"
 import { MovementLost } from "./Errors.js"
-import type { TransferClaim, TransferPatch } from "./Model.js"
+import type { Transfer, TransferClaim, TransferPatch } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { decide, nextRequeryDelayMs, protectingLien, referencesOf } from "./Saga.js"
 import { type AccountCall, ask, freshSession, INSUFFICIENT_BALANCE, journalOf, LEASE, load, lostBeforeStart, notifyFailure, requery, reversalRefused, stepAside } from "./Steps.js"
@@ -240,11 +240,38 @@ export const drive = (held: TransferClaim) =>
       }
       return yield* Effect.dieMessage(`saga ${held.id} did not settle within ${MAX_STEPS} steps`)
     })
-    return yield* saga.pipe(Effect.catchTag("MovementLost", () => stepAside(t, lastCall)))
+    return yield* saga.pipe(
+      Effect.catchTag("MovementLost", () => stepAside(t, lastCall)),
+      Effect.onInterrupt(() => yieldLease(held))
+    )
   }).pipe(
     // a driver that was fenced out before its first step: the movement is someone else's
     Effect.catchTag("MovementLost", () => lostBeforeStart(held)),
     // the balance moved (or may have): the next read must ask the provider
     Effect.tap((t) => Effect.flatMap(BalanceCache, (cache) => cache.invalidate(t.sourceAccountNumber))),
     Effect.withSpan("Transfers.drive", { attributes: { transferId: held.id } })
+  )
+
+/**
+ * Gives the movement's lease back, as after an interruption (a SIGTERM): the journal says where the
+ * saga stands, so recovery in the next process resumes it at once instead of after LEASE. A fenced
+ * write: a driver already fenced out changes nothing.
+ */
+export const yieldLease = (held: TransferClaim) =>
+  Effect.flatMap(TransferRepo, (repo) => Effect.flatMap(now, (at) => repo.update(held, { leaseUntil: at }, at))).pipe(
+    Effect.ignore
+  )
+
+/**
+ * Starts a movement (`start` commits it, leased to this process) and drives it with no gap between
+ * them that an interruption could fall into: interrupted once `start` has committed, the lease is
+ * given back (`yieldLease`) whether the saga had begun or not, so no movement is left held for LEASE
+ * by a process that is shutting down. `start` itself runs to its end (it is one short transaction).
+ */
+export const startAndDrive = <E, R>(start: Effect.Effect<Option.Option<Transfer>, E, R>) =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.flatMap(start, (started) =>
+      Option.isNone(started)
+        ? Effect.succeed(Option.none<Transfer>())
+        : restore(drive(started.value)).pipe(Effect.onInterrupt(() => yieldLease(started.value)), Effect.map(Option.some)))
   )

@@ -4,7 +4,7 @@
 import { Duration, Effect } from "effect"
 import { raiseAlert } from "../admin/Alerts.js"
 import { now } from "../shared/UseCase.js"
-import { drive } from "./Executor.js"
+import { drive, yieldLease } from "./Executor.js"
 import type { TransferClaim } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { nextRequeryDelayMs, referencesOf, requeryWindowMs, TransferPolicy } from "./Saga.js"
@@ -90,6 +90,9 @@ export const processDue = (options: { readonly limit?: number; readonly concurre
       claimed,
       (t) => (t.restored && t.transferState === "pending" ? reconcile(t) : drive(t)).pipe(Effect.either),
       { concurrency: options.concurrency ?? 8 }
+    ).pipe(
+      // interrupted (a SIGTERM): the claimed movements not yet driven give their lease back too
+      Effect.onInterrupt(() => Effect.forEach(claimed, yieldLease, { discard: true }))
     )
     return {
       claimed: claimed.length,

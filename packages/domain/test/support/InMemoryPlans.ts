@@ -75,6 +75,18 @@ export const InMemoryPlanRepoLive = Layer.effect(
           (a, b) =>
             (a.leaseUntil?.getTime() ?? -Infinity) - (b.leaseUntil?.getTime() ?? -Infinity) ||
             a.updatedAt.getTime() - b.updatedAt.getTime() || (a.id < b.id ? -1 : 1)),
+      payoutBoard: (now) =>
+        Effect.map(Ref.get(ref), (s) => {
+          const active = [...s.plans.values()].filter((p) => p.state === "active")
+          const later = active.map((p) => p.nextDueAt).filter((d): d is Date => d !== null && d.getTime() > now.getTime())
+          return {
+            activePlans: active.length,
+            dueNow: active.filter((p) => p.nextDueAt !== null && p.nextDueAt.getTime() <= now.getTime()).length,
+            claimed: [...s.plans.values()].filter((p) => p.leaseUntil !== null && p.leaseUntil.getTime() > now.getTime()).length,
+            nextDueAt: later.length === 0 ? null : new Date(Math.min(...later.map((d) => d.getTime()))),
+            payoutsInFlight: 0
+          }
+        }),
       release: (id) => Effect.flatMap(get(id), Option.match({ onNone: () => Effect.void, onSome: (p) => put(new PlanClass({ ...p, leaseUntil: null })) })),
       findInstalment: (planId, cycle) => Effect.map(Ref.get(ref), (s) => Option.fromNullable(s.instalments.get(key(planId, cycle)))),
       ensureInstalment: (instalment) =>
