@@ -8,10 +8,10 @@
  * - PostgreSQL (TEST_DATABASE_URL): production's shape: the sandbox bank, `start:http` and TWO
  *   `start:scheduler` processes racing for the same due plans; still exactly one payout per cycle.
  */
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { createRequire } from "node:module"
 import { afterAll, describe, expect, it } from "vitest"
+import { BEHIND, type Customer, customerWithPlan } from "./support/Customers.js"
 import {
   api,
   freePort,
@@ -19,6 +19,8 @@ import {
   type Running,
   type Service,
   spawnEntry,
+  startApi,
+  startSandbox,
   startService,
   tempDir,
   waitFor
@@ -34,57 +36,6 @@ afterAll(async () => {
   for (const r of running) await r.stop("SIGKILL")
   await database.drop()
 })
-
-const outboxCode = (to: string, kind: string): string => {
-  const lines = fs.readFileSync(path.join(dataDir, "outbox.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
-  return lines.filter((l) => l.to === to && l.kind === kind).at(-1).code
-}
-
-interface Customer {
-  readonly email: string
-  readonly password: string
-}
-
-/** register → verify → BVN → bank account → ₦10,000 test deposit → a 3-day daily plan of ₦3,000. */
-const customerWithPlan = async (base: string, i: number): Promise<Customer> => {
-  const email = `payout.${i}.${Date.now()}@example.com`
-  const password = "correct horse"
-  const reg = await api(base, "POST", "/api/v1/auth/register", { email, password })
-  expect(reg.status).toBe(201)
-  const accountId = reg.body.result.id
-  await api(base, "POST", "/api/v1/auth/otp/email/send", { accountId })
-  const verified = await api(base, "POST", "/api/v1/auth/otp/email/verify", { accountId, pin: outboxCode(email, "email_verification") })
-  const token = verified.body.result.accessToken
-  const bvn = await api(base, "POST", "/api/v1/auth/verify-bvn", {
-    bvn: `3${String(Date.now()).slice(-6)}${String(i).padStart(4, "0")}`,
-    firstName: "Ada",
-    lastName: "Obi",
-    phone: `0805${String(Date.now()).slice(-4)}${String(i).padStart(3, "0")}`,
-    address: "1 Marina, Lagos",
-    gender: "female",
-    dateOfBirth: "1990-01-01"
-  }, token)
-  expect(bvn.body).toMatchObject({ code: 200, message: "BVN verified." })
-  expect((await api(base, "POST", "/api/v1/customers/create-account", undefined, token)).status).toBe(201)
-  expect((await api(base, "POST", "/api/v1/transactions/deposit/test", { amountKobo: 1_000_000 }, token)).status).toBe(200)
-  const plan = await api(base, "POST", "/api/v1/disbursements/plan", {
-    totalAmountKobo: 300_000,
-    durationDays: 3,
-    frequency: "daily",
-    withdrawalAccountNumber: "0123450001",
-    withdrawalBankCode: "000013",
-    scheduledTime: "09:00",
-    scheduledTimezone: "Africa/Lagos"
-  }, token)
-  expect(plan.status).toBe(200)
-  expect(plan.body.result).toMatchObject({ active: true, cyclesTotal: 3, cyclesPaid: 0 })
-  return { email, password }
-}
-
-/** Three days of downtime: every plan's schedule starts three days ago, so all three cycles are due. */
-const BEHIND = `
-  UPDATE disbursement_plans
-  SET anchor_date = to_char(current_date - 3, 'YYYY-MM-DD'), next_due_at = now() - interval '3 days'`
 
 const fallBehind = async () => {
   if (onPostgres) {
@@ -143,7 +94,7 @@ describe.runIf(!onPostgres)("embedded default: a restart catches up every missed
     let service: Service = await startService(env)
     running.push(service)
     const customers: Array<Customer> = []
-    for (let i = 0; i < CUSTOMERS; i++) customers.push(await customerWithPlan(service.baseUrl, i))
+    for (let i = 0; i < CUSTOMERS; i++) customers.push(await customerWithPlan(service.baseUrl, dataDir, `payout${i}`))
     expect(await service.stop("SIGTERM")).toBe(0)
 
     await fallBehind()
@@ -161,21 +112,15 @@ describe.runIf(onPostgres)("PostgreSQL: two scheduler processes pay each instalm
     const sandboxPort = await freePort()
     const apiPort = await freePort()
     const coreBanking = { CORE_BANKING_URL: `http://127.0.0.1:${sandboxPort}` }
-    const sandbox = spawnEntry("packages/sandbox/src/main.ts", {
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_DATA_DIR: path.join(dataDir, "sandbox"),
-      SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${apiPort}/api/v1/webhooks/core-banking`
-    })
+    const sandbox = await startSandbox(dataDir, sandboxPort, apiPort)
     running.push(sandbox)
-    await waitFor(sandbox, () => sandbox.output().includes("sandbox bank listening"))
     const env = { DATA_DIR: dataDir, ...database.env, ...coreBanking }
     // the API on the port the sandbox announces deposits to
-    const http = spawnEntry("packages/runtime/src/http.ts", { ...env, PORT: String(apiPort) })
+    const http = await startApi(env, apiPort)
     running.push(http)
     const baseUrl = `http://127.0.0.1:${apiPort}`
-    await waitFor(http, async () => (await fetch(`${baseUrl}/api/v1/openapi.json`).catch(() => undefined))?.ok === true)
     const customers: Array<Customer> = []
-    for (let i = 0; i < CUSTOMERS; i++) customers.push(await customerWithPlan(baseUrl, i))
+    for (let i = 0; i < CUSTOMERS; i++) customers.push(await customerWithPlan(baseUrl, dataDir, `payout${i}`))
 
     await fallBehind()
     const schedulers = [spawnEntry("packages/runtime/src/scheduler.ts", env), spawnEntry("packages/runtime/src/scheduler.ts", env)]

@@ -7,7 +7,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { api, freshDatabaseEnv, type Service, spawnEntry, startService, tempDir, waitFor } from "./support/Service.js"
+import { api, freePort, freshDatabaseEnv, type Service, spawnEntry, startService, tempDir, waitFor } from "./support/Service.js"
 
 const dataDir = tempDir()
 const database = await freshDatabaseEnv()
@@ -132,6 +132,44 @@ describe("quick start against the real process", () => {
     expect(await run.exited).toBe(1)
     expect(run.output()).toContain("ACCESS_TOKEN_SECRET: must be a real secret")
     expect(run.output()).toContain("SECRET_HASH_KEY: is required but not set")
+    expect(run.output()).toContain("SMTP_URL, MAIL_FROM: an email transport is required in production")
+  })
+
+  it("in production every log line is JSON, and a request's lines carry its correlation id", async () => {
+    const secret = (name: string) => `${name.toLowerCase()}-a-real-secret-of-at-least-32-characters`
+    const port = await freePort()
+    const run = spawnEntry("packages/runtime/src/http.ts", {
+      APP_ENV: "production",
+      PORT: String(port),
+      DATA_DIR: tempDir(),
+      ...databaseEnv,
+      ...Object.fromEntries(
+        ["ACCESS_TOKEN_SECRET", "SECRET_HASH_KEY", "BVN_PEPPER", "RETENTION_KEY", "WEBHOOK_SECRET", "CORE_BANKING_TOKEN"]
+          .map((name) => [name, secret(name)])
+      ),
+      // nothing listens there: this test needs no provider and sends no mail
+      CORE_BANKING_URL: "http://127.0.0.1:9",
+      SMTP_URL: "smtp://127.0.0.1:9",
+      MAIL_FROM: "kobo-plans <no-reply@example.com>"
+    })
+    try {
+      const base = `http://127.0.0.1:${port}`
+      await waitFor(run, async () => (await fetch(`${base}/health`).catch(() => undefined))?.ok === true)
+      const health = await fetch(`${base}/health`, { headers: { "x-request-id": "prod-log-check-0001" } })
+      expect(health.headers.get("x-request-id")).toBe("prod-log-check-0001")
+      await waitFor(run, () => run.output().includes("prod-log-check-0001"), 10_000)
+      const lines = run.output().trim().split("\n").filter((l) => l.trim() !== "")
+      // every line parses as JSON (no pretty multi-line output, no stray text)
+      const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+      const ours = parsed.filter((l) => JSON.stringify(l).includes("prod-log-check-0001"))
+      expect(ours.length).toBeGreaterThan(0)
+      for (const line of ours) {
+        expect(line).toMatchObject({ logLevel: expect.any(String), message: expect.anything(), timestamp: expect.any(String) })
+        expect(JSON.stringify(line.annotations)).toContain("prod-log-check-0001")
+      }
+    } finally {
+      expect(await run.stop("SIGTERM")).toBe(0)
+    }
   })
 
   it("the scheduler runs as its own process and stops on SIGTERM", async () => {

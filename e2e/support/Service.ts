@@ -34,7 +34,8 @@ export const spawnEntry = (entry: string, env: Record<string, string>): Running 
   let output = ""
   const child = spawn(process.execPath, ["--import", "tsx", entry], {
     cwd: root,
-    env: { ...process.env, ...env },
+    // several processes run side by side: none takes the default metrics port unless a test says so
+    env: { ...process.env, METRICS_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   child.stdout!.on("data", (d) => (output += d))
@@ -63,6 +64,29 @@ export const waitFor = async (running: Running, done: () => Promise<boolean> | b
     }
     await new Promise((r) => setTimeout(r, 200))
   }
+}
+
+/**
+ * The sandbox bank as its own process on `port` (PGlite under `dataDir`/sandbox), announcing
+ * deposits to the API on `apiPort`; resolves once it listens. `extra`: e.g. SANDBOX_LATENCY_MS.
+ */
+export const startSandbox = async (dataDir: string, port: number, apiPort: number, extra: Record<string, string> = {}) => {
+  const sandbox = spawnEntry("packages/sandbox/src/main.ts", {
+    SANDBOX_PORT: String(port),
+    SANDBOX_DATA_DIR: path.join(dataDir, "sandbox"),
+    SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${apiPort}/api/v1/webhooks/core-banking`,
+    ...extra
+  })
+  await waitFor(sandbox, () => sandbox.output().includes("sandbox bank listening"))
+  return sandbox
+}
+
+/** The API alone (production's `start:http`) on `port`; resolves once it answers. */
+export const startApi = async (env: Record<string, string>, port: number) => {
+  const http = spawnEntry("packages/runtime/src/http.ts", { ...env, PORT: String(port) })
+  const baseUrl = `http://127.0.0.1:${port}`
+  await waitFor(http, async () => (await fetch(`${baseUrl}/api/v1/openapi.json`).catch(() => undefined))?.ok === true)
+  return http
 }
 
 export interface Service extends Running {

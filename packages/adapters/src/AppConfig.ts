@@ -5,7 +5,9 @@
  * value and be at least 32 characters long.
  */
 import { Config, ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
+import * as net from "node:net"
 import * as path from "node:path"
+import { adminBootstrapConfig, list, oauthConfig, type OAuthConfig, smsConfig, type SmsGatewayConfig, smtpConfig, type SmtpConfig } from "./ConfigGroups.js"
 
 export type AppEnv = "development" | "test" | "production"
 
@@ -22,8 +24,15 @@ export interface AppConfigShape {
   readonly secretHashKey: Redacted.Redacted<string>
   /** HMAC key of stored BVN digests (a separate key: BVNs are long-lived personal data) */
   readonly bvnPepper: Redacted.Redacted<string>
+  /**
+   * key of the retention store (RETENTION_KEY): each record a deletion keeps for 5 years is sealed
+   * with AES-256-GCM under a key derived from it (lifecycle/RetentionSeal.ts)
+   */
+  readonly retentionKey: Redacted.Redacted<string>
   /** largest accepted request body, bytes */
   readonly maxBodyBytes: number
+  /** how long one HTTP request may run before it is answered 503 REQUEST_TIMEOUT and interrupted */
+  readonly requestTimeoutMs: number
   /** the core banking provider; none = the sandbox bank runs in-process on a loopback port */
   readonly coreBankingUrl: Option.Option<string>
   readonly coreBankingToken: Redacted.Redacted<string>
@@ -42,56 +51,28 @@ export interface AppConfigShape {
   readonly oauth: Option.Option<OAuthConfig>
   /** web origins allowed to call with cookies (CORS and the cookie endpoints' Origin check) */
   readonly appOrigins: ReadonlyArray<string>
+  /** the first superadmin, created at start-up while no staff member exists */
+  readonly adminBootstrap: Option.Option<{ readonly email: string; readonly password: Redacted.Redacted<string> }>
+  /** ADMIN_FOUR_EYES: settings changes and unfreezes wait for a second staff member's approval */
+  readonly adminFourEyes: boolean
+  /**
+   * TRUSTED_PROXIES: addresses of reverse proxies whose X-Forwarded-For is believed (admin sign-in
+   * throttle: the client is the right-most untrusted address); empty = the TCP peer is the client
+   */
+  readonly trustedProxies: ReadonlyArray<string>
+  /** the email transport (SMTP_URL, MAIL_FROM); none = emails go to the outbox file only (refused in production) */
+  readonly smtp: Option.Option<SmtpConfig>
+  /** the SMS gateway (SMS_GATEWAY_URL, SMS_API_KEY, SMS_SENDER_ID); none = SMS go to the outbox file only */
+  readonly sms: Option.Option<SmsGatewayConfig>
+  /** how long one delivery attempt to the SMTP relay or SMS gateway may take */
+  readonly notifyTimeoutMs: number
+  /** METRICS_PORT: where this process serves Prometheus `GET /metrics`; none (METRICS_PORT=0) = no metrics endpoint */
+  readonly metricsPort: Option.Option<number>
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP/HTTP, `/v1/traces` appended); none = not exported */
+  readonly otlpEndpoint: Option.Option<string>
 }
 
-export interface OAuthConfig {
-  /** the provider's key set (JWKS); cached, refetched on an unknown `kid` */
-  readonly jwksUrl: string
-  readonly issuer: string
-  /** our client ids at the provider (web, Android, iOS): a token's audience must be one of them; the first is the web client */
-  readonly clientIds: ReadonlyArray<string>
-  /** for the web `code` exchange: all three or none */
-  readonly tokenUrl: Option.Option<string>
-  readonly clientSecret: Option.Option<Redacted.Redacted<string>>
-  readonly redirectUri: Option.Option<string>
-  /** the least time between two key-set fetches for unknown `kid`s (bounds what forged kids can make us fetch) */
-  readonly jwksRefreshCooldownMs: number
-}
-
-const list = (raw: string) => raw.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
-
-/**
- * OAUTH_JWKS_URL, OAUTH_ISSUER and OAUTH_CLIENT_IDS configure social sign-in together: all or none
- * (some but not all fails start-up, naming the missing ones). OAUTH_TOKEN_URL, OAUTH_CLIENT_SECRET
- * and OAUTH_REDIRECT_URI add the web code exchange.
- */
-const oauthConfig: Config.Config<Option.Option<OAuthConfig>> = Config.all({
-  jwksUrl: Config.option(Config.url("OAUTH_JWKS_URL").pipe(Config.map((u) => u.toString()))),
-  issuer: Config.option(Config.nonEmptyString("OAUTH_ISSUER")),
-  clientIds: Config.option(Config.nonEmptyString("OAUTH_CLIENT_IDS").pipe(Config.map(list))),
-  tokenUrl: Config.option(Config.url("OAUTH_TOKEN_URL").pipe(Config.map((u) => u.toString()))),
-  clientSecret: Config.option(Config.redacted("OAUTH_CLIENT_SECRET")),
-  redirectUri: Config.option(Config.url("OAUTH_REDIRECT_URI").pipe(Config.map((u) => u.toString())))
-}).pipe(
-  Config.validate({
-    message: "OAUTH_JWKS_URL, OAUTH_ISSUER and OAUTH_CLIENT_IDS: set all three (social sign-in) or none",
-    validation: (o) => {
-      const set = [Option.isSome(o.jwksUrl), Option.isSome(o.issuer), Option.isSome(o.clientIds)]
-      return set.every((x) => x) || set.every((x) => !x)
-    }
-  }),
-  Config.map((o) =>
-    Option.all({ jwksUrl: o.jwksUrl, issuer: o.issuer, clientIds: o.clientIds }).pipe(
-      Option.map((required) => ({
-        ...required,
-        tokenUrl: o.tokenUrl,
-        clientSecret: o.clientSecret,
-        redirectUri: o.redirectUri,
-        jwksRefreshCooldownMs: 30_000
-      }))
-    )
-  )
-)
+export type { OAuthConfig, SmsGatewayConfig, SmtpConfig } from "./ConfigGroups.js"
 
 export class AppConfig extends Context.Tag("adapters/AppConfig")<AppConfig, AppConfigShape>() {}
 
@@ -100,6 +81,7 @@ export const DevelopmentSecrets = {
   ACCESS_TOKEN_SECRET: "development-access-token-secret-do-not-use-in-production",
   SECRET_HASH_KEY: "development-secret-hash-key-do-not-use-in-production",
   BVN_PEPPER: "development-bvn-pepper-do-not-use-in-production-xx",
+  RETENTION_KEY: "development-retention-key-do-not-use-in-production",
   WEBHOOK_SECRET: "development-webhook-secret-do-not-use-in-production",
   CORE_BANKING_TOKEN: "development-core-banking-token-not-for-production"
 } as const
@@ -118,6 +100,9 @@ const secret = (name: keyof typeof DevelopmentSecrets, appEnv: AppEnv) =>
   )
 
 const DEFAULT_NIP_SESSION_TTL_MS = 30 * 60 * 1000
+
+/** METRICS_PORT's default (the port commonly used by Prometheus exporters) */
+export const DEFAULT_METRICS_PORT = 9464
 
 /** The sandbox bank's settings, read here and by the standalone sandbox (`npm run sandbox`). */
 export const SandboxBankConfig = {
@@ -144,12 +129,17 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
   // Config.all reports every bad variable at once, not just the first.
   const rest = yield* Config.all({
     dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data"), Config.map((d) => path.resolve(d))),
-    outbox: Config.option(Config.string("NOTIFY_OUTBOX_FILE")),
+    // the file holds one-time codes and link tokens in clear: a development aid, never production's
+    outbox: Config.option(Config.string("NOTIFY_OUTBOX_FILE")).pipe(Config.validate({
+      message: "NOTIFY_OUTBOX_FILE: not allowed in production (it would hold one-time codes in clear)",
+      validation: (o) => appEnv !== "production" || Option.isNone(o)
+    })),
     port: Config.port("PORT").pipe(Config.withDefault(8080)),
     databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
     accessTokenSecret: secret("ACCESS_TOKEN_SECRET", appEnv),
     secretHashKey: secret("SECRET_HASH_KEY", appEnv),
     bvnPepper: secret("BVN_PEPPER", appEnv),
+    retentionKey: secret("RETENTION_KEY", appEnv),
     coreBankingUrl: Config.option(Config.url("CORE_BANKING_URL").pipe(Config.map((u) => u.toString().replace(/\/$/, "")))),
     coreBankingToken: secret("CORE_BANKING_TOKEN", appEnv),
     coreBankingTimeoutMs: Config.integer("CORE_BANKING_TIMEOUT_MS").pipe(
@@ -174,10 +164,42 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
         validation: (origins) => origins.every((o) => /^https?:\/\/[^/\s]+$/.test(o))
       })
     ),
+    adminBootstrap: adminBootstrapConfig,
+    adminFourEyes: Config.boolean("ADMIN_FOUR_EYES").pipe(Config.withDefault(false)),
+    trustedProxies: Config.string("TRUSTED_PROXIES").pipe(
+      Config.withDefault(""),
+      Config.map(list),
+      Config.validate({
+        message: "TRUSTED_PROXIES: a comma list of IP addresses (IPv4 or IPv6, no ranges), e.g. 10.0.0.2,10.0.0.3",
+        validation: (addresses) => addresses.every((a) => net.isIP(a) !== 0)
+      })
+    ),
     maxBodyBytes: Config.integer("MAX_BODY_BYTES").pipe(
       Config.withDefault(64 * 1024),
       Config.validate({ message: "MAX_BODY_BYTES: must be between 1024 and 10485760", validation: (n) => n >= 1024 && n <= 10_485_760 })
-    )
+    ),
+    requestTimeoutMs: Config.integer("REQUEST_TIMEOUT_MS").pipe(
+      Config.withDefault(30_000),
+      Config.validate({ message: "REQUEST_TIMEOUT_MS: must be between 1000 and 300000", validation: (n) => n >= 1000 && n <= 300_000 })
+    ),
+    smtp: smtpConfig(appEnv),
+    sms: smsConfig,
+    notifyTimeoutMs: Config.integer("NOTIFY_TIMEOUT_MS").pipe(
+      Config.withDefault(10_000),
+      Config.validate({ message: "NOTIFY_TIMEOUT_MS: must be between 100 and 120000", validation: (n) => n >= 100 && n <= 120_000 })
+    ),
+    metricsPort: Config.integer("METRICS_PORT").pipe(
+      Config.withDefault(DEFAULT_METRICS_PORT),
+      Config.validate({ message: "METRICS_PORT: must be a port between 1 and 65535, or 0 (no metrics endpoint)", validation: (n) => n >= 0 && n <= 65_535 }),
+      Config.map((n) => (n === 0 ? Option.none() : Option.some(n)))
+    ),
+    otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
+      Config.validate({
+        message: "OTEL_EXPORTER_OTLP_ENDPOINT: must be an http(s) URL such as http://otel-collector:4318",
+        validation: (u) => u.protocol === "http:" || u.protocol === "https:"
+      }),
+      Config.map((u) => u.toString().replace(/\/+$/, ""))
+    ))
   })
   const { outbox, ...settings } = rest
   return {
@@ -202,7 +224,9 @@ export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
     accessTokenSecret: Redacted.make(DevelopmentSecrets.ACCESS_TOKEN_SECRET),
     secretHashKey: Redacted.make(DevelopmentSecrets.SECRET_HASH_KEY),
     bvnPepper: Redacted.make(DevelopmentSecrets.BVN_PEPPER),
+    retentionKey: Redacted.make(DevelopmentSecrets.RETENTION_KEY),
     maxBodyBytes: 64 * 1024,
+    requestTimeoutMs: 30_000,
     coreBankingUrl: Option.none(),
     coreBankingToken: Redacted.make(DevelopmentSecrets.CORE_BANKING_TOKEN),
     coreBankingTimeoutMs: 10_000,
@@ -213,6 +237,14 @@ export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
     sandboxNipSessionTtlMs: DEFAULT_NIP_SESSION_TTL_MS,
     oauth: Option.none(),
     appOrigins: [],
+    adminBootstrap: Option.none(),
+    adminFourEyes: false,
+    trustedProxies: [],
+    smtp: Option.none(),
+    sms: Option.none(),
+    notifyTimeoutMs: 10_000,
+    metricsPort: Option.none(),
+    otlpEndpoint: Option.none(),
     ...overrides
   })
 

@@ -4,17 +4,31 @@
  * the migrations before anything else can use the database.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
+import { StaffAccess } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
 import { AppConfig } from "./AppConfig.js"
 import { PasswordHasherLive } from "./crypto/Argon2PasswordHasher.js"
 import { AccessTokensLive } from "./crypto/JoseAccessTokens.js"
+import { StaffTokensLive } from "./crypto/JoseStaffTokens.js"
 import { IdsLive, SecretHasherLive, SecureRandomLive } from "./crypto/NodeCrypto.js"
 import { runMigrations } from "./Migrations.js"
-import { NotifierLive } from "./notifications/OutboxNotifier.js"
+import { NotificationTransportsLive, NotifierLive } from "./notifications/NotifierLive.js"
+import { OutboxQueueSql } from "./notifications/OutboxQueueSql.js"
 import { AccountRepoSql } from "./account/AccountRepoSql.js"
 import { AlertRepoSql } from "./admin/AlertRepoSql.js"
+import { ApprovalRepoSql } from "./admin/ApprovalRepoSql.js"
+import { FreezeRepoSql } from "./admin/FreezeRepoSql.js"
+import { MovementChangeFeedSql } from "./admin/MovementChangeFeedSql.js"
 import { StaffDirectorySql } from "./admin/StaffDirectorySql.js"
+import { SignInFailuresSql, StaffLinkRepoSql, StaffRepoSql } from "./admin/StaffRepoSql.js"
+import { AuditRepoSql, ContentHashLive } from "./admin/AuditRepoSql.js"
+import { LedgerSearchSql } from "./admin/LedgerSearchSql.js"
+import { DeletionDeskSql } from "./admin/DeletionDeskSql.js"
+import { BalanceMemoSql, CustomerDirectorySql } from "./admin/CustomerDirectorySql.js"
+import { OverviewStatsSql } from "./admin/OverviewStatsSql.js"
+import { SupportRepoSql } from "./support/SupportRepoSql.js"
+import { SupportStaffSql } from "./support/SupportStaffSql.js"
 import { SettingsStoreSql } from "./settings/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql } from "./auth/AuthRepoSql.js"
 import { PinRepoSql } from "./auth/PinRepoSql.js"
@@ -24,6 +38,9 @@ import { ReferralRepoSql } from "./referrals/ReferralRepoSql.js"
 import { BeneficiaryRepoSql } from "./beneficiaries/BeneficiaryRepoSql.js"
 import { NoticeRepoSql } from "./notifications/NoticeRepoSql.js"
 import { PlanRepoSql } from "./plans/PlanRepoSql.js"
+import { SpendingRepoSql } from "./spending/SpendingRepoSql.js"
+import { AccountErasureSql } from "./lifecycle/AccountErasureSql.js"
+import { ClosureRepoSql } from "./lifecycle/ClosureRepoSql.js"
 import { TransactionRepoSql } from "./transactions/TransactionRepoSql.js"
 import { TransferRepoSql } from "./transfers/TransferRepoSql.js"
 import { pgLayer, pgliteLayer } from "./sql/Database.js"
@@ -66,16 +83,44 @@ const RepositoriesLive = Layer.mergeAll(
   PlanRepoSql,
   NoticeRepoSql,
   AlertRepoSql,
-  StaffDirectorySql
+  StaffDirectorySql,
+  StaffRepoSql,
+  StaffLinkRepoSql,
+  SignInFailuresSql,
+  AuditRepoSql,
+  FreezeRepoSql,
+  ApprovalRepoSql,
+  MovementChangeFeedSql,
+  LedgerSearchSql,
+  DeletionDeskSql,
+  CustomerDirectorySql,
+  BalanceMemoSql,
+  OverviewStatsSql,
+  SpendingRepoSql,
+  SupportRepoSql,
+  SupportStaffSql,
+  ClosureRepoSql,
+  AccountErasureSql,
+  OutboxQueueSql
+)
+
+/** ADMIN_FOUR_EYES: whether settings changes and unfreezes wait for a second member of staff. */
+const FourEyesLive = Layer.effect(
+  StaffAccess.Approvals.FourEyes,
+  Effect.map(AppConfig, (config) => ({ enabled: config.adminFourEyes }))
 )
 
 const ServicesLive = Layer.mergeAll(
+  FourEyesLive,
   IdsLive,
   SecureRandomLive,
   SecretHasherLive,
   PasswordHasherLive,
   AccessTokensLive,
-  NotifierLive,
+  StaffTokensLive,
+  ContentHashLive,
+  // messages without a code are queued in notification_outbox; an undelivered one becomes a staff alert
+  NotifierLive.pipe(Layer.provideMerge(NotificationTransportsLive), Layer.provide([AlertRepoSql, IdsLive, OutboxQueueSql])),
   IdentityProviderLive
 )
 

@@ -20,5 +20,6 @@ export const runService = <E>(layer: Layer.Layer<never, E, never>) =>
   Layer.launch(layer).pipe(
     Effect.tapErrorCause(reportStartupFailure),
     Effect.provide(process.env.APP_ENV === "production" ? Logger.json : Logger.pretty),
-    NodeRuntime.runMain({ disableErrorReporting: true })
+    // runMain would add its own pretty logger beside ours: production's lines must be JSON only
+    NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
   )

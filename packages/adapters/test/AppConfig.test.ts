@@ -10,8 +10,11 @@ const realSecrets = {
   ACCESS_TOKEN_SECRET: "a-real-production-secret-of-more-than-32-chars",
   SECRET_HASH_KEY: "another-real-production-secret-of-32-chars+",
   BVN_PEPPER: "a-real-bvn-pepper-of-at-least-thirty-two-chars",
+  RETENTION_KEY: "a-real-retention-store-key-of-thirty-two-chars",
   WEBHOOK_SECRET: "a-real-webhook-secret-of-at-least-thirty-two",
-  CORE_BANKING_TOKEN: "a-real-core-banking-token-of-thirty-two-chars"
+  CORE_BANKING_TOKEN: "a-real-core-banking-token-of-thirty-two-chars",
+  SMTP_URL: "smtps://mailer:relay-password@smtp.example.com:465",
+  MAIL_FROM: "kobo-plans <no-reply@example.com>"
 }
 
 describe("AppConfig", () => {
@@ -40,12 +43,64 @@ describe("AppConfig", () => {
       }
     }))
 
-  it.effect("production with real secrets has no outbox unless one is configured", () =>
+  it.effect("production has no outbox file, and refuses one (it would hold one-time codes in clear)", () =>
     Effect.gen(function*() {
       const config = yield* load({ APP_ENV: "production", ...realSecrets })
       expect(Option.isNone(config.notifyOutboxFile)).toBe(true)
-      const withOutbox = yield* load({ APP_ENV: "production", ...realSecrets, NOTIFY_OUTBOX_FILE: "/tmp/o.jsonl" })
-      expect(withOutbox.notifyOutboxFile).toEqual(Option.some("/tmp/o.jsonl"))
+      const withOutbox = yield* Effect.flip(load({ APP_ENV: "production", ...realSecrets, NOTIFY_OUTBOX_FILE: "/tmp/o.jsonl" }))
+      expect(describeConfigError(withOutbox)).toContain("NOTIFY_OUTBOX_FILE: not allowed in production")
+      // outside production it is the development aid it always was
+      const dev = yield* load({ NOTIFY_OUTBOX_FILE: "/tmp/o.jsonl" })
+      expect(dev.notifyOutboxFile).toEqual(Option.some("/tmp/o.jsonl"))
+    }))
+
+  it.effect("production refuses to start without an email transport (SMTP_URL and MAIL_FROM)", () =>
+    Effect.gen(function*() {
+      const { SMTP_URL: _url, MAIL_FROM: _from, ...withoutMail } = realSecrets
+      const error = describeConfigError(yield* Effect.flip(load({ APP_ENV: "production", ...withoutMail })))
+      expect(error).toBe("SMTP_URL, MAIL_FROM: an email transport is required in production (set both)")
+      const noFrom = describeConfigError(yield* Effect.flip(load({ APP_ENV: "production", ...withoutMail, SMTP_URL: realSecrets.SMTP_URL })))
+      expect(noFrom).toContain("SMTP_URL, MAIL_FROM: an email transport is required in production")
+      const config = yield* load({ APP_ENV: "production", ...realSecrets })
+      const smtp = Option.getOrThrow(config.smtp)
+      expect(Redacted.value(smtp.url)).toBe(realSecrets.SMTP_URL)
+      expect(smtp.from).toBe("kobo-plans <no-reply@example.com>")
+      expect(String(smtp.url)).not.toContain("relay-password")
+      expect(config.notifyTimeoutMs).toBe(10_000)
+    }))
+
+  it.effect("outside production SMTP_URL and MAIL_FROM are optional, together; bad values are named", () =>
+    Effect.gen(function*() {
+      expect(Option.isNone((yield* load({})).smtp)).toBe(true)
+      expect(describeConfigError(yield* Effect.flip(load({ SMTP_URL: "smtp://localhost:2525" })))).toBe(
+        "SMTP_URL, MAIL_FROM: set both (the email transport) or neither (outbox file only)"
+      )
+      expect(describeConfigError(yield* Effect.flip(load({ SMTP_URL: "http://mail.example.com", MAIL_FROM: "a@b.co" })))).toContain(
+        "SMTP_URL: must look like smtp://"
+      )
+      expect(describeConfigError(yield* Effect.flip(load({ SMTP_URL: "smtp://localhost", MAIL_FROM: "nobody" })))).toContain(
+        "MAIL_FROM: must be an address or `Name <address>`"
+      )
+      expect(describeConfigError(yield* Effect.flip(load({ NOTIFY_TIMEOUT_MS: "5" })))).toContain("NOTIFY_TIMEOUT_MS: must be between")
+      const bare = yield* load({ SMTP_URL: "smtp://localhost:2525", MAIL_FROM: " no-reply@example.com " })
+      expect(Option.getOrThrow(bare.smtp).from).toBe("no-reply@example.com")
+    }))
+
+  it.effect("SMS_GATEWAY_URL, SMS_API_KEY and SMS_SENDER_ID: all three or none; the key redacted", () =>
+    Effect.gen(function*() {
+      expect(Option.isNone((yield* load({})).sms)).toBe(true)
+      expect(describeConfigError(yield* Effect.flip(load({ SMS_GATEWAY_URL: "https://sms.example.com/api/sms/send" })))).toBe(
+        "SMS_GATEWAY_URL, SMS_API_KEY and SMS_SENDER_ID: set all three (the SMS gateway) or none"
+      )
+      const full = { SMS_GATEWAY_URL: "https://sms.example.com/api/sms/send", SMS_API_KEY: "key-123", SMS_SENDER_ID: "KoboPlans" }
+      const sms = Option.getOrThrow((yield* load(full)).sms)
+      expect(sms.url).toBe("https://sms.example.com/api/sms/send")
+      expect(sms.senderId).toBe("KoboPlans")
+      expect(Redacted.value(sms.apiKey)).toBe("key-123")
+      expect(String(sms.apiKey)).not.toContain("key-123")
+      expect(describeConfigError(yield* Effect.flip(load({ ...full, SMS_SENDER_ID: "A sender id far too long" })))).toContain(
+        "SMS_SENDER_ID: 1 to 11 letters"
+      )
     }))
 
   it.effect("sandbox options: SANDBOX_DUPLICATE_REFERENCES and SANDBOX_NIP_SESSION_TTL_MS, with defaults, bad values named", () =>
@@ -72,5 +127,33 @@ describe("AppConfig", () => {
       expect(describeConfigError(yield* Effect.flip(load({ SECRET_HASH_KEY: "short" })))).toContain(
         "SECRET_HASH_KEY: must be at least 32 characters"
       )
+    }))
+
+  it.effect("RETENTION_KEY: a development default; at least 32 characters; required and not the development value in production", () =>
+    Effect.gen(function*() {
+      expect(Redacted.value((yield* load({})).retentionKey)).toBe(DevelopmentSecrets.RETENTION_KEY)
+      expect(String((yield* load({})).retentionKey)).not.toContain("retention")
+      expect(describeConfigError(yield* Effect.flip(load({ RETENTION_KEY: "short" })))).toBe("RETENTION_KEY: must be at least 32 characters")
+      const { RETENTION_KEY: _key, ...withoutKey } = realSecrets
+      expect(describeConfigError(yield* Effect.flip(load({ APP_ENV: "production", ...withoutKey })))).toBe(
+        "RETENTION_KEY: is required but not set"
+      )
+      expect(describeConfigError(yield* Effect.flip(load({ APP_ENV: "production", ...withoutKey, RETENTION_KEY: DevelopmentSecrets.RETENTION_KEY }))))
+        .toBe("RETENTION_KEY: must be a real secret of at least 32 characters in production (not the development value)")
+      expect(Redacted.value((yield* load({ APP_ENV: "production", ...realSecrets })).retentionKey)).toBe(realSecrets.RETENTION_KEY)
+    }))
+
+  it.effect("ADMIN_BOOTSTRAP_EMAIL/PASSWORD: both or neither, a real email, a 12-character password", () =>
+    Effect.gen(function*() {
+      expect(Option.isNone((yield* load({})).adminBootstrap)).toBe(true)
+      const set = yield* load({ ADMIN_BOOTSTRAP_EMAIL: "root@example.com", ADMIN_BOOTSTRAP_PASSWORD: "twelve chars" })
+      expect(Option.map(set.adminBootstrap, (b) => [b.email, Redacted.value(b.password)])).toEqual(Option.some(["root@example.com", "twelve chars"]))
+      const problems = async (env: Record<string, string>) => describeConfigError(await Effect.runPromise(Effect.flip(load(env))))
+      const only = yield* Effect.promise(() => problems({ ADMIN_BOOTSTRAP_EMAIL: "root@example.com" }))
+      expect(only).toContain("set both or neither")
+      const bad = yield* Effect.promise(() => problems({ ADMIN_BOOTSTRAP_EMAIL: "root", ADMIN_BOOTSTRAP_PASSWORD: "short" }))
+      expect(bad).toContain("ADMIN_BOOTSTRAP_EMAIL: must be an email address")
+      const weak = yield* Effect.promise(() => problems({ ADMIN_BOOTSTRAP_EMAIL: "root@example.com", ADMIN_BOOTSTRAP_PASSWORD: "short" }))
+      expect(weak).toContain("ADMIN_BOOTSTRAP_PASSWORD: must be 12 to 128 characters")
     }))
 })

@@ -10,7 +10,7 @@ import { Duration, Effect, Layer, Option } from "effect"
 import { AppConfigTest } from "../src/AppConfig.js"
 import { adaptersLayer } from "../src/Live.js"
 import { describeBackend, TestSqlLayer } from "../src/testing/TestDatabase.js"
-import { newCustomer } from "./support/Customers.js"
+import { newCustomer } from "../src/testing/Customers.js"
 
 const Repos = adaptersLayer(TestSqlLayer).pipe(Layer.provide(AppConfigTest()))
 

@@ -9,7 +9,7 @@ import { AppConfigTest } from "../src/AppConfig.js"
 import { adaptersLayer } from "../src/Live.js"
 import { describeBackend, TestSqlLayer } from "../src/testing/TestDatabase.js"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { newCustomer } from "./support/Customers.js"
+import { newCustomer } from "../src/testing/Customers.js"
 
 const Repos = adaptersLayer(TestSqlLayer).pipe(Layer.provide(AppConfigTest()))
 

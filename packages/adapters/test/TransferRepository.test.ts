@@ -19,7 +19,7 @@ import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"
 import { adaptersLayer } from "../src/Live.js"
 import { describeBackend, TestSqlLayer } from "../src/testing/TestDatabase.js"
-import { newCustomer as newCustomerOf } from "./support/Customers.js"
+import { newCustomer as newCustomerOf } from "../src/testing/Customers.js"
 
 const Repos = () => adaptersLayer(TestSqlLayer).pipe(Layer.provide(AppConfigTest()))
 

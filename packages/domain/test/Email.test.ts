@@ -1,6 +1,6 @@
 import {describe, expect, it} from "@effect/vitest"
 import {Either, FastCheck as fc, ParseResult, Schema} from "effect"
-import { EMAIL_MESSAGE, EmailAddress, isEmail, normalizeEmail } from "../src/shared/Email.js"
+import { EMAIL_MESSAGE, EmailAddress, isEmail, maskContact, normalizeEmail } from "../src/shared/Email.js"
 
 const issuesOf = (e: ParseResult.ParseError) =>
   ParseResult.ArrayFormatter.formatErrorSync(e).map(({ message, path }) => ({ message, path }))
@@ -78,5 +78,12 @@ describe("EmailAddress schema", () => {
     fc.pre(email.length <= 254)
     expect(decode(`  ${email.toUpperCase()}`)).toEqual(decode(email))
     expect(decode(email)).toEqual(Either.right(email.toLowerCase()))
+  })
+})
+
+describe("maskContact", () => {
+  it("keeps an email's first letter and domain, and a phone's last 3 digits", () => {
+    expect(maskContact("ada@example.com")).toBe("a***@example.com")
+    expect(maskContact("+2348031234567")).toBe("***********567")
   })
 })

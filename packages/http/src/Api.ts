@@ -5,17 +5,30 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { CustomersApi } from "./account/Api.js"
+import { AdminAuthApi, AdminStaffApi } from "./admin/Api.js"
+import { AdminAuditApi } from "./admin/AuditApi.js"
+import { AdminOpsApi } from "./admin/OpsApi.js"
+import { AdminLedgerApi } from "./admin/LedgerApi.js"
+import { AdminOverviewApi } from "./admin/OverviewApi.js"
+import { AdminSupportApi } from "./admin/SupportDeskApi.js"
+import { AdminCustomersApi } from "./admin/CustomersApi.js"
+import { AdminDeletionsApi } from "./admin/DeletionsApi.js"
+import { AdminApprovalsApi } from "./admin/ApprovalsApi.js"
 import { AuthApi, OAuthApi } from "./auth/Api.js"
 import { BanksApi, DepositsApi, KycApi, WebhooksApi } from "./banking/Api.js"
 import { BeneficiariesApi } from "./beneficiaries/Api.js"
 import { NotificationsApi } from "./notifications/Api.js"
+import { LifecycleApi } from "./lifecycle/Api.js"
+import { OpsApi } from "./ops/Api.js"
 import { PlansApi } from "./plans/Api.js"
 import { ProfileApi } from "./profile/Api.js"
 import { ReferralsApi } from "./referrals/Api.js"
+import { SupportApi } from "./support/Api.js"
 import { errorCatalogueMarkdown } from "./DomainErrors.js"
 import { Failures } from "./shared/Envelope.js"
 import { documentValidationFailures } from "./shared/OpenApiDoc.js"
 import { Authentication } from "./shared/Security.js"
+import { SpendingsApi } from "./spending/Api.js"
 import { TransactionsApi } from "./transactions/Api.js"
 import { TransfersApi } from "./transfers/Api.js"
 
@@ -34,8 +47,24 @@ export class Api extends HttpApi.make("kobo-plans")
   .add(PlansApi)
   .add(WebhooksApi)
   .add(ProfileApi)
+  .add(AdminAuthApi)
+  .add(AdminStaffApi)
+  .add(AdminAuditApi)
+  .add(AdminOpsApi)
+  .add(AdminLedgerApi)
+  .add(AdminOverviewApi)
+  .add(AdminSupportApi)
+  .add(AdminCustomersApi)
+  .add(AdminDeletionsApi)
+  .add(AdminApprovalsApi)
+  .add(SpendingsApi)
+  .add(SupportApi)
+  .add(LifecycleApi)
+  .add(OpsApi)
   // anything unexpected (a defect: ErrorMiddleware) and provider trouble; each endpoint declares the rest
   .addError(Failures[500])
+  // the request time limit (edge/RequestTimeout.ts) applies to every endpoint
+  .addError(Failures[503])
   .annotate(OpenApi.Title, "Custodial savings and scheduled disbursement service")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(OpenApi.Transform, documentValidationFailures)

@@ -7,13 +7,19 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { accountCodes, type AccountError, accountErrors } from "./account/Errors.js"
+import { adminCodes, type AdminError, adminErrors } from "./admin/Errors.js"
 import { authCodes, type AuthError, authErrors } from "./auth/Errors.js"
 import { bankingCodes, type BankingError, bankingErrors, bankingHandlerCodes, providerCodes, providerErrors } from "./banking/Errors.js"
 import { beneficiaryCodes, type BeneficiaryError, beneficiaryErrors } from "./beneficiaries/Errors.js"
+import { lifecycleCodes, type LifecycleError, lifecycleErrors } from "./lifecycle/Errors.js"
 import { notificationCodes, type NotificationError, notificationErrors } from "./notifications/Errors.js"
 import { planCodes, type PlanError, planErrors } from "./plans/Errors.js"
 import { profileHandlerCodes } from "./profile/Errors.js"
+import { opsHandlerCodes } from "./ops/Errors.js"
+import { edgeCodes } from "./edge/Errors.js"
 import { referralCodes, type ReferralError, referralErrors } from "./referrals/Errors.js"
+import { spendingCodes, type SpendingError, spendingErrors } from "./spending/Errors.js"
+import { supportCodes, type SupportError, supportErrors } from "./support/Errors.js"
 import { type HttpFailure, httpFailure, type HttpFailureWith } from "./shared/Envelope.js"
 import { type CodeInfo, type ErrorEntry, type ErrorTable, sharedCodes } from "./shared/ErrorTable.js"
 import { transactionCodes, type TransactionError, transactionErrors } from "./transactions/Errors.js"
@@ -31,6 +37,10 @@ export type DomainError =
   | PlanError
   | ReferralError
   | NotificationError
+  | AdminError
+  | SpendingError
+  | SupportError
+  | LifecycleError
 
 const errorTable = {
   ...accountErrors,
@@ -42,7 +52,11 @@ const errorTable = {
   ...transactionErrors,
   ...planErrors,
   ...referralErrors,
-  ...notificationErrors
+  ...notificationErrors,
+  ...adminErrors,
+  ...spendingErrors,
+  ...supportErrors,
+  ...lifecycleErrors
 } satisfies ErrorTable<DomainError>
 
 /**
@@ -56,13 +70,19 @@ export const errorCatalogue: Readonly<Record<string, CodeInfo>> = {
   ...bankingCodes,
   ...bankingHandlerCodes,
   ...profileHandlerCodes,
+  ...opsHandlerCodes,
+  ...edgeCodes,
   ...providerCodes,
   ...beneficiaryCodes,
   ...transferCodes,
   ...transactionCodes,
   ...planCodes,
   ...referralCodes,
-  ...notificationCodes
+  ...notificationCodes,
+  ...adminCodes,
+  ...spendingCodes,
+  ...supportCodes,
+  ...lifecycleCodes
 }
 
 /** The catalogue as a Markdown table (code, status, meaning), sorted by status then code. */

@@ -12,6 +12,7 @@
 import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { Api } from "./Api.js"
+import { currentCorrelationId } from "./edge/Correlation.js"
 import { failureResponse, HttpFailure, httpFailure, validationFailure } from "./shared/Envelope.js"
 
 const apiObjects: ReadonlyArray<readonly [string, string]> = [
@@ -84,10 +85,9 @@ export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
             return failureResponse(validationFailure(apiObject, {}, [describeRequestError(error)]))
           }
         }
-        const correlationId = crypto.randomUUID()
+        const correlationId = yield* currentCorrelationId
         yield* Effect.logError("request failed").pipe(
           Effect.annotateLogs({
-            correlationId,
             method: request.method,
             url: request.url,
             reason: reasonChain(Cause.squash(cause)),

@@ -1,23 +1,46 @@
 /**
  * The HTTP server: the API with its handlers, the envelope middleware, the OpenAPI document at
- * /api/v1/openapi.json and a docs page at /docs, on Node's http server.
+ * /api/v1/openapi.json, a docs page at /docs and the admin web console at /admin (console/), on
+ * Node's http server. Around every request: security headers, CORS for APP_ORIGINS, the
+ * REQUEST_TIMEOUT_MS limit and the MAX_BODY_BYTES limit (edge/ and ErrorMiddleware.ts).
  */
-import { FileSystem, HttpApiBuilder, HttpApiSwagger, type HttpApp, HttpIncomingMessage, HttpMiddleware } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, HttpApiSwagger, type HttpApp, HttpIncomingMessage, HttpMiddleware, HttpRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { AppConfig } from "@app/adapters"
+import { StaffAccess } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { Api } from "./Api.js"
 import { ErrorEnvelopeMiddleware, rejectOversizedBodies } from "./ErrorMiddleware.js"
+import { requestTimeout } from "./edge/RequestTimeout.js"
+import { securityHeaders } from "./edge/SecurityHeaders.js"
+import { correlate } from "./edge/Correlation.js"
+import { rejectNulCharacters } from "./edge/NulCharacters.js"
+import { logRequests } from "./edge/RequestLog.js"
+import { observeRequests } from "./edge/RequestMetrics.js"
+import { ConsoleRoutes } from "./console/ConsoleStatic.js"
 import { CustomerHandlers } from "./account/Handlers.js"
-import { AuthenticationLive, CookieAuthenticationLive } from "./Authentication.js"
+import { AuthenticationAllowingSuspendedLive, AuthenticationLive, CookieAuthenticationLive, StaffAuthenticationLive } from "./Authentication.js"
+import { AdminAuthHandlers, AdminStaffHandlers } from "./admin/Handlers.js"
+import { AdminAuditHandlers } from "./admin/AuditHandlers.js"
+import { AdminOpsHandlers } from "./admin/OpsHandlers.js"
+import { AdminLedgerHandlers } from "./admin/LedgerHandlers.js"
+import { AdminOverviewHandlers } from "./admin/OverviewHandlers.js"
+import { AdminSupportHandlers } from "./admin/SupportDeskHandlers.js"
+import { AdminCustomersHandlers } from "./admin/CustomersHandlers.js"
+import { AdminDeletionsHandlers } from "./admin/DeletionsHandlers.js"
+import { AdminApprovalsHandlers } from "./admin/ApprovalsHandlers.js"
 import { AuthHandlers, OAuthHandlers } from "./auth/Handlers.js"
 import { BankHandlers, DepositHandlers, KycHandlers, WebhookHandlers } from "./banking/Handlers.js"
 import { BeneficiaryHandlers } from "./beneficiaries/Handlers.js"
 import { NotificationHandlers } from "./notifications/Handlers.js"
+import { LifecycleHandlers } from "./lifecycle/Handlers.js"
+import { OpsHandlers } from "./ops/Handlers.js"
 import { PlanHandlers } from "./plans/Handlers.js"
 import { ProfileHandlers } from "./profile/Handlers.js"
 import { ReferralHandlers } from "./referrals/Handlers.js"
+import { SpendingHandlers } from "./spending/Handlers.js"
+import { SupportHandlers } from "./support/Handlers.js"
 import { TransactionHandlers } from "./transactions/Handlers.js"
 import { TransferHandlers } from "./transfers/Handlers.js"
 
@@ -36,9 +59,23 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     BeneficiaryHandlers,
     PlanHandlers,
     WebhookHandlers,
-    ProfileHandlers
+    ProfileHandlers,
+    AdminAuthHandlers,
+    AdminStaffHandlers,
+    AdminAuditHandlers,
+    AdminOpsHandlers,
+    AdminLedgerHandlers,
+    AdminOverviewHandlers,
+    AdminSupportHandlers,
+    AdminCustomersHandlers,
+    AdminDeletionsHandlers,
+    AdminApprovalsHandlers,
+    SpendingHandlers,
+    SupportHandlers,
+    LifecycleHandlers,
+    OpsHandlers
   ]),
-  Layer.provide([AuthenticationLive, CookieAuthenticationLive])
+  Layer.provide([AuthenticationLive, AuthenticationAllowingSuspendedLive, CookieAuthenticationLive, StaffAuthenticationLive])
 )
 
 /**
@@ -56,23 +93,49 @@ const corsFor = (origins: ReadonlyArray<string>) =>
       maxAge: 600
     })
 
+/**
+ * ADMIN_BOOTSTRAP_EMAIL/PASSWORD: while no staff member exists, they become the first superadmin
+ * (before the server listens). Several processes starting at once create one: the email is unique.
+ */
+const StaffBootstrap = Layer.effectDiscard(
+  Effect.flatMap(AppConfig, (config) =>
+    Option.match(config.adminBootstrap, {
+      onNone: () => Effect.void,
+      onSome: ({ email, password }) =>
+        StaffAccess.bootstrapSuperadmin(email, password).pipe(
+          Effect.tap((created) => (created ? Effect.logInfo("first superadmin created from ADMIN_BOOTSTRAP_EMAIL") : Effect.void))
+        )
+    }))
+)
+
 /** Routes + middleware, served on whatever HttpServer is provided, given a core banking provider. */
 export const HttpAppWithoutProvider = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     HttpApiBuilder.serve((app) =>
-      HttpMiddleware.logger(
-        corsFor(config.appOrigins)(
-          rejectOversizedBodies(config.maxBodyBytes)(
-            HttpIncomingMessage.withMaxBodySize(app, Option.some(FileSystem.Size(config.maxBodyBytes)))
+      // request metrics outermost: they see every answer, the edge's own included (edge/RequestMetrics.ts)
+      observeRequests(correlate(logRequests(
+        securityHeaders(config.appEnv)(
+          corsFor(config.appOrigins)(
+            requestTimeout(config.requestTimeoutMs)(
+              rejectOversizedBodies(config.maxBodyBytes)(
+                HttpIncomingMessage.withMaxBodySize(rejectNulCharacters(app), Option.some(FileSystem.Size(config.maxBodyBytes)))
+              )
+            )
           )
         )
-      )
+      )))
     ))
 ).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+  // the admin web console's built files at /admin (console/ConsoleStatic.ts)
+  Layer.provide(ConsoleRoutes),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })),
   Layer.provide(ErrorEnvelopeMiddleware),
-  Layer.provide(ApiLive)
+  Layer.provide(ApiLive),
+  Layer.provide(StaffBootstrap),
+  // the router's default (100 characters) answered a longer path parameter 404 "Route not found";
+  // each parameter's own schema bounds it (a 400 naming it), and Node bounds the whole URL
+  Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: Number.MAX_SAFE_INTEGER }))
 )
 
 /** Node's HTTP server on PORT. */

@@ -177,7 +177,8 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("custome
           status: "failure",
           message: AUTH_REQUIRED,
           result: {},
-          error: { code: "AUTHENTICATION_REQUIRED" }
+          error: { code: "AUTHENTICATION_REQUIRED" },
+          data: { code: "AUTHENTICATION_REQUIRED" }
         })
       }))
   })

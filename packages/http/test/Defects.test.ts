@@ -33,14 +33,17 @@ layer(TestServer.pipe(Layer.provide(CapturingLogger)), { excludeTestServices: tr
             code: 500,
             status: "failure",
             result: {},
-            error: { code: "INTERNAL_ERROR", correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) }
+            error: { code: "INTERNAL_ERROR", correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+            data: { code: "INTERNAL_ERROR" }
           })
           expect(Object.keys(failed.body.error).sort()).toEqual(["code", "correlationId"])
           expect(failed.text).not.toMatch(/refresh_tokens|\brelation\b|SqlError|\bselect\b|\bat \S+:\d+/i)
 
           const id: string = failed.body.error.correlationId
+          expect(failed.headers["x-request-id"]).toBe(id) // the response names the same request
           const entry = logged.find((l) => l.includes(id))
           expect(entry).toBeDefined()
+          expect(JSON.parse(entry!).annotations.correlationId).toBe(id)
           expect(entry).toContain("refresh_tokens") // the cause, for operators
         }))
     })

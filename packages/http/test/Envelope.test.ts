@@ -34,7 +34,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("envelop
   })
 
   describe("failure", () => {
-    it.effect("has status 'failure', code = HTTP status, a message and an empty result", () =>
+    it.effect("has status 'failure', code = HTTP status, a message, an empty result, error.code and the same data.code", () =>
       Effect.gen(function*() {
         const reply = yield* post("/api/v1/auth/forgot-password", { email: uniqueEmail("nobody") })
         expect(reply.body).toEqual({
@@ -43,7 +43,8 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("envelop
           status: "failure",
           message: "Account not found",
           result: {},
-          error: { code: "ACCOUNT_NOT_FOUND" }
+          error: { code: "ACCOUNT_NOT_FOUND" },
+          data: { code: "ACCOUNT_NOT_FOUND" }
         })
       }))
 

@@ -63,7 +63,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("openapi
   })
 
   describe("the error contract in the document", () => {
-    it.effect("every failure response of every endpoint requires error.code", () =>
+    it.effect("every failure response of every endpoint requires error.code and data.code", () =>
       Effect.gen(function*() {
         const doc = (yield* api("GET", "/api/v1/openapi.json")).body
         const resolve = (schema: any): any =>
@@ -83,6 +83,9 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("openapi
                 const where = `${method.toUpperCase()} ${path} ${status}`
                 expect(branch.required, where).toEqual(expect.arrayContaining(["status", "message", "error"]))
                 expect(resolve(branch.properties.error).required, where).toContain("code")
+                // data.code repeats error.code (the spec's spelling of delete-account's 409)
+                expect(branch.required, where).toContain("data")
+                expect(resolve(branch.properties.data).required, where).toEqual(["code"])
                 checked++
               }
             }

@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { api, expectFailure, expectSuccess, expectValidation, post, UUID_PATTERN, verifiedAccount } from "./support/Fixtures.js"
 import { bankCustomer, get, KOBO_STRING } from "./support/BankingFixtures.js"
+import { parseCsv } from "./support/Csv.js"
 import { TestServer } from "./support/TestServer.js"
 
 const LIST = "/api/v1/transactions"
@@ -73,39 +74,6 @@ const insertRow = (customerId: string, r: PastRow) =>
       )`
     return id
   }).pipe(Effect.orDie)
-
-/** A minimal RFC 4180 reader: records of fields, quotes undone. */
-const parseCsv = (text: string): Array<Array<string>> => {
-  const records: Array<Array<string>> = []
-  let record: Array<string> = []
-  let field = ""
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c === "\"" && text[i + 1] === "\"") {
-        field += "\""
-        i++
-      } else if (c === "\"") quoted = false
-      else field += c
-    } else if (c === "\"") quoted = true
-    else if (c === ",") {
-      record.push(field)
-      field = ""
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      record.push(field)
-      records.push(record)
-      record = []
-      field = ""
-      i++
-    } else field += c
-  }
-  if (field !== "" || record.length > 0) {
-    record.push(field)
-    records.push(record)
-  }
-  return records
-}
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10)
 

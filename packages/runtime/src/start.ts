@@ -5,6 +5,7 @@
  */
 import { AdaptersLive, AppConfigLive } from "@app/adapters"
 import { runService } from "@app/adapters/Runner"
+import { MetricsLive, TracingLive } from "@app/adapters/ops/Telemetry"
 import { HttpAppWithoutProvider, NodeServerLive } from "@app/http"
 import { CoreBankingLive } from "./CoreBankingLive.js"
 import { SchedulerLive } from "@app/scheduler"
@@ -15,7 +16,10 @@ import { Layer } from "effect"
 runService(
   Layer.mergeAll(HttpAppWithoutProvider.pipe(Layer.provide(NodeServerLive)), SchedulerLive).pipe(
     Layer.provide(CoreBankingLive),
+    // one metrics endpoint (METRICS_PORT) for the API and the scheduler of this process
+    Layer.merge(MetricsLive),
     Layer.provide(AdaptersLive),
+    Layer.provide(TracingLive("kobo-plans")),
     Layer.provide(AppConfigLive)
   )
 )

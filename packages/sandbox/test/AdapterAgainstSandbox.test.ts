@@ -24,6 +24,7 @@ import {
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, layer } from "@effect/vitest"
 import { coreBankingLayer } from "@app/adapters/corebanking/Provider"
+import { BalanceMemo } from "@app/domain"
 import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import {
   conservation,
@@ -537,7 +538,9 @@ layer(TestLayer, { excludeTestServices: true, timeout: "60 seconds" })("HTTP ada
         expect(error.reason).toContain("2 minutes")
       }).pipe(
         Effect.provide(coreBankingLayer(EmbeddedSandbox).pipe(
-          Layer.provide(AppConfigTest({ sandboxDuplicateReferences: "reject", sandboxNipSessionTtlMs: 2 * 60_000 }))
+          Layer.provide(AppConfigTest({ sandboxDuplicateReferences: "reject", sandboxNipSessionTtlMs: 2 * 60_000 })),
+          // the customers' last-known balances live in the service's database, not this one
+          Layer.provide(Layer.succeed(BalanceMemo, { remember: () => Effect.void }))
         ))
       ))
 

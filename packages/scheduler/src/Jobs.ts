@@ -5,9 +5,11 @@
  * logged and the job keeps its schedule; stopping the layer stops every timer and interrupts the
  * runs in progress (safe: money-moving jobs journal every step and resume from the journal).
  */
-import { Banking, Housekeeping, Plans, Transfers } from "@app/domain"
+import { deliverQueuedNotifications } from "@app/adapters/notifications/OutboxDelivery"
+import { Banking, Housekeeping, Lifecycle, Plans, Spendings, StaffAccess, Transfers } from "@app/domain"
 import { Cron } from "croner"
-import { Cause, Config, Effect, FiberSet, Layer } from "effect"
+import { count, jobDuration, jobRunsTotal, observeSeconds } from "@app/adapters/ops/Metrics"
+import { Cause, Config, Duration, Effect, Exit, FiberSet, Layer } from "effect"
 
 export interface JobSpec<R> {
   readonly name: string
@@ -26,15 +28,27 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
       const running = yield* FiberSet.make()
       const runFork = yield* FiberSet.runtime(running)<Effect.Effect.Context<Jobs[number]["run"]>>()
       for (const job of jobs) {
-        const once = job.run.pipe(
-          Effect.timed,
-          Effect.tap(([took, result]) =>
-            Effect.logInfo("job finished").pipe(Effect.annotateLogs({ job: job.name, millis: took.value, result }))
-          ),
-          Effect.catchAllCause((cause) =>
-            Cause.isInterruptedOnly(cause)
+        // job_runs_total{job,result} and job_duration_seconds{job} (ops/Metrics.ts); a run
+        // interrupted by shutdown is not counted
+        const measured = (took: Duration.Duration, result: "ok" | "failed") =>
+          Effect.all([
+            count(jobRunsTotal, { job: job.name, result }),
+            observeSeconds(jobDuration, { job: job.name }, took),
+            Effect.annotateCurrentSpan("result", result)
+          ], { discard: true })
+        const once = Effect.timed(Effect.exit(job.run)).pipe(
+          Effect.flatMap(([took, exit]) =>
+            Exit.isSuccess(exit)
+              ? Effect.logInfo("job finished").pipe(
+                Effect.annotateLogs({ job: job.name, millis: Duration.toMillis(took), result: exit.value }),
+                Effect.zipRight(measured(took, "ok"))
+              )
+              : Cause.isInterruptedOnly(exit.cause)
               ? Effect.void
-              : Effect.logError("job failed").pipe(Effect.annotateLogs({ job: job.name, cause: Cause.pretty(cause) }))
+              : Effect.logError("job failed").pipe(
+                Effect.annotateLogs({ job: job.name, cause: Cause.pretty(exit.cause) }),
+                Effect.zipRight(measured(took, "failed"))
+              )
           ),
           Effect.withSpan(`job.${job.name}`)
         )
@@ -84,6 +98,20 @@ export const PayoutJobConfig = Config.all({
   concurrency: positive("PAYOUT_CONCURRENCY", 16, 1_000)
 })
 
+/**
+ * Last month's spending report to every customer with email on and a spending in it: hourly from
+ * 06:00 to 23:00 Africa/Lagos (05:00–22:00 UTC; Lagos is UTC+1 all year) on the 1st to the 3rd, so
+ * a scheduler down all day on the 1st still sends them on the 2nd or 3rd (every run reports the
+ * month before "now", which is last month on all three days). Each customer's month is claimed in
+ * the database before its email is sent, so the later runs (and other scheduler processes) only
+ * pick up who an earlier run missed: at most one email per customer and month.
+ */
+export const monthlySpendingReportsJob = {
+  name: "monthly-spending-reports",
+  schedule: "0 5-22 1-3 * *",
+  run: Spendings.sendMonthlyReports()
+} satisfies JobSpec<unknown>
+
 /** Every job of the service. */
 export const SchedulerLive = Layer.unwrapEffect(Effect.map(PayoutJobConfig, (payouts) =>
   scheduleJobs([
@@ -102,7 +130,25 @@ export const SchedulerLive = Layer.unwrapEffect(Effect.map(PayoutJobConfig, (pay
     // backoff (TransferPolicy), so running every minute asks the bank no more often than that.
     { name: "process-transfers", schedule: "* * * * *", run: Transfers.processDue(), runOnStart: true },
     { name: "purge-expired-secrets", schedule: "17 3 * * *", run: Housekeeping.purgeExpiredSecrets, runOnStart: true },
+    // failed staff sign-ins past the throttle window count for nothing: forget them
+    { name: "purge-sign-in-failures", schedule: "23 * * * *", run: StaffAccess.purgeSignInFailures },
     // deposits whose webhook was lost are recorded within 5 minutes (recording is idempotent)
-    { name: "reconcile-deposits", schedule: "*/5 * * * *", run: Banking.reconcileDeposits() }
+    { name: "reconcile-deposits", schedule: "*/5 * * * *", run: Banking.reconcileDeposits() },
+    monthlySpendingReportsJob,
+    // account closures whose sweep reconciliation settled (freeze, plan ended, customer closed,
+    // statement) and the deletions that follow them; claimed with a lease (SKIP LOCKED)
+    { name: "finish-closures", schedule: "* * * * *", run: Lifecycle.processClosures(), runOnStart: true },
+    // transactions and KYC records of deleted customers, past their 5-year retention
+    { name: "purge-retained-records", schedule: "41 3 * * *", run: Lifecycle.purgeRetained },
+    // staff freezes that waited for a movement in flight: the core account is frozen once it is done
+    { name: "finish-freezes", schedule: "*/15 * * * * *", run: StaffAccess.Freezes.finishPendingFreezes(), runOnStart: true },
+    // every movement state change (captured by a trigger) chained into the audit log
+    { name: "audit-movements", schedule: "*/10 * * * * *", run: StaffAccess.MovementAudit.foldMovementChanges, runOnStart: true },
+    // queued emails and SMS (notification_outbox): claimed with SKIP LOCKED, retried with backoff
+    { name: "deliver-notifications", schedule: "*/10 * * * * *", run: deliverQueuedNotifications(), runOnStart: true }
   ])
 ))
+
+/** When the due-payout job next runs after `after` (PAYOUT_SCHEDULE, UTC); null if never. */
+export const nextPayoutRun = (after: Date) =>
+  Effect.map(PayoutJobConfig, (payouts) => new Cron(payouts.schedule, { timezone: "UTC" }).nextRun(after))

@@ -17,7 +17,8 @@
  *
  * Observability: one span per call, `CoreBanking.<operation>` (`TestFunding.deposit`), with the
  * attributes `operation`, `reference` (our request reference, when the call has one), `attempt` (the
- * number of attempts made) and `outcome`. Logs (debug per attempt and outcome, warning on transient
+ * number of attempts made) and `outcome`; and in metrics `provider_calls_total{operation,outcome}` and
+ * `provider_call_duration_seconds{operation}` (ops/Metrics.ts). Logs (debug per attempt and outcome, warning on transient
  * failures, unknown outcomes and misconfiguration) carry only the operation, reference, attempt,
  * response code and our own description of the failure: never the token, a BVN, a body, a URL or
  * personal data. The BVN is in the URL of its request, so that request gets no HTTP client span.
@@ -25,6 +26,7 @@
 import { type CoreBankingError, ProviderUnknownOutcome } from "@app/domain"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, type Redacted, Ref, Schedule } from "effect"
+import { measureProviderCall } from "../ops/Metrics.js"
 import { type Call, classify, makeReadEnvelope } from "./Attempt.js"
 
 export interface CoreBankingHttpConfig {
@@ -151,6 +153,7 @@ export const makeTransport = (
         Effect.annotateLogs(
           call.reference === undefined ? { operation } : { operation, reference: call.reference }
         ),
+        measureProviderCall(operation),
         Effect.withSpan(call.spanName ?? `CoreBanking.${operation}`, {
           attributes: call.reference === undefined ? { operation } : { operation, reference: call.reference }
         })

@@ -173,6 +173,22 @@ export const PlanRepoSql = Layer.effect(
           leaseUntil
         ),
       release: (id) => orDieDb(sql`UPDATE disbursement_plans SET lease_until = NULL WHERE id = ${id}`).pipe(Effect.asVoid),
+      payoutBoard: (now) =>
+        orDieDb(sql<{ active: string | number; due: string | number; claimed: string | number; next: Date | null; inFlight: string | number }>`
+          SELECT count(*) FILTER (WHERE state = 'active') AS active,
+                 count(*) FILTER (WHERE state = 'active' AND next_due_at <= ${now}) AS due,
+                 count(*) FILTER (WHERE lease_until > ${now}) AS claimed,
+                 min(next_due_at) FILTER (WHERE state = 'active' AND next_due_at > ${now}) AS next,
+                 (SELECT count(*) FROM transactions WHERE purpose = 'disbursement' AND status = 'pending') AS in_flight
+          FROM disbursement_plans`).pipe(
+          Effect.map(([r]) => ({
+            activePlans: Number(r?.active ?? 0),
+            dueNow: Number(r?.due ?? 0),
+            claimed: Number(r?.claimed ?? 0),
+            nextDueAt: r?.next ?? null,
+            payoutsInFlight: Number(r?.inFlight ?? 0)
+          }))
+        ),
       findInstalment: (planId, cycle) =>
         orDieDb(instalment(sql`SELECT * FROM plan_instalments WHERE plan_id = ${planId} AND cycle = ${cycle}`)),
       ensureInstalment: (i) =>

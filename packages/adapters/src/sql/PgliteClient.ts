@@ -23,6 +23,11 @@ import * as Fs from "node:fs"
 export interface PgliteClientConfig {
   /** Directory for the database files; `undefined` = in-memory database. */
   readonly dataDir?: string | undefined
+  /**
+   * A data directory dumped by `dumpDataDir` to start from instead of running initdb (tests use an
+   * empty one, which saves most of PGlite's start-up).
+   */
+  readonly loadDataDir?: Blob | undefined
   readonly transformQueryNames?: ((s: string) => string) | undefined
   readonly transformResultNames?: ((s: string) => string) | undefined
 }
@@ -113,7 +118,7 @@ const makeConnection = (
     )
 })
 
-const openDatabase = (dataDir: string | undefined) =>
+const openDatabase = (dataDir: string | undefined, loadDataDir: Blob | undefined) =>
   Effect.acquireRelease(
     Effect.gen(function*() {
       // Plain paths only: PGlite also accepts "memory://" / "idb://" URLs.
@@ -127,7 +132,11 @@ const openDatabase = (dataDir: string | undefined) =>
         // Options object only: `new PGlite(undefined, options)` silently
         // ignores `options` (the first argument defaults to `{}` and is then
         // taken as the options).
-        const db = new PGlite({ ...(dataDir !== undefined ? { dataDir } : {}), parsers: pgTypeParsers })
+        const db = new PGlite({
+          ...(dataDir !== undefined ? { dataDir } : {}),
+          ...(loadDataDir !== undefined ? { loadDataDir } : {}),
+          parsers: pgTypeParsers
+        })
         await db.waitReady
         return db
       }, "PgliteClient: failed to start PGlite")
@@ -142,7 +151,7 @@ export const make = (
   options: PgliteClientConfig
 ): Effect.Effect<SqlClient.SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
-    const db = yield* openDatabase(options.dataDir)
+    const db = yield* openDatabase(options.dataDir, options.loadDataDir)
 
     // PGlite is a single connection (one session): at most one statement or
     // transaction at a time, otherwise another fiber's statement would run

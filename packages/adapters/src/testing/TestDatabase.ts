@@ -4,11 +4,13 @@
  * - `TEST_DATABASE_URL` set (e.g. postgres://postgres@127.0.0.1:5432/test):
  *   creates `t_<random hex>` on that server, connects to it with `pgLayer`,
  *   and drops it (WITH (FORCE)) when the layer is released.
- * - unset: an in-memory PGlite.
+ * - unset: an in-memory PGlite, started from an empty cluster dumped once per machine (a tarball
+ *   in the temp directory, keyed by PGlite's version) instead of running initdb each time: initdb
+ *   is most of PGlite's two-second start, and the suite starts over a hundred databases.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Config from "effect/Config"
 import type { ConfigError } from "effect/ConfigError"
@@ -16,8 +18,14 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { PGlite } from "@electric-sql/pglite"
 import { randomBytes } from "node:crypto"
-import { pgLayer, pgliteLayer } from "../sql/Database.js"
+import * as Fs from "node:fs"
+import { createRequire } from "node:module"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { names, pgLayer } from "../sql/Database.js"
+import * as PgliteClient from "../sql/PgliteClient.js"
 
 const ENV = "TEST_DATABASE_URL"
 
@@ -57,12 +65,44 @@ const postgresLayer = (adminUrl: Redacted.Redacted<string>): Layer.Layer<SqlClie
     })
   )
 
+/** The installed PGlite's version (its package.json is not exported, so found beside its entry). */
+const pgliteVersion = (): string => {
+  let dir = Path.dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"))
+  while (!Fs.existsSync(Path.join(dir, "package.json"))) dir = Path.dirname(dir)
+  return (JSON.parse(Fs.readFileSync(Path.join(dir, "package.json"), "utf8")) as { readonly version: string }).version
+}
+
+/**
+ * The empty cluster's tarball: read from the temp directory, or made (initdb once) and written
+ * there under a unique name then renamed, so concurrent test processes never read half a file.
+ */
+const emptyCluster = Effect.tryPromise({
+  try: async (): Promise<Blob> => {
+    const file = Path.join(Os.tmpdir(), `kobo-plans-pglite-${pgliteVersion()}-empty.tar`)
+    if (Fs.existsSync(file)) return new Blob([Fs.readFileSync(file)])
+    const db = new PGlite()
+    await db.waitReady
+    const dump = await db.dumpDataDir("none")
+    await db.close()
+    const bytes = new Uint8Array(await dump.arrayBuffer())
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`
+    Fs.writeFileSync(partial, bytes)
+    Fs.renameSync(partial, file)
+    return new Blob([bytes])
+  },
+  catch: (cause) => new SqlError({ cause, message: "TestDatabase: cannot prepare the empty PGlite cluster" })
+})
+
+const pgliteTestLayer: Layer.Layer<SqlClient.SqlClient, SqlError> = Layer.unwrapEffect(
+  Effect.map(emptyCluster, (loadDataDir) => PgliteClient.layer({ loadDataDir, ...names }))
+)
+
 export const TestSqlLayer: Layer.Layer<SqlClient.SqlClient, SqlError | ConfigError> = Layer.unwrapEffect(
   Effect.map(
     Config.option(Config.redacted(ENV)),
     (url) =>
       Option.match(Option.filter(url, (u) => Redacted.value(u).length > 0), {
-        onNone: () => pgliteLayer(undefined),
+        onNone: () => pgliteTestLayer,
         onSome: postgresLayer
       })
   )

@@ -4,7 +4,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
 /** A transactions row: int8 amounts arrive as decimal strings and become bigint kobo. */
-const TransactionRow = Schema.Struct({
+export const TransactionRow = Schema.Struct({
   ...Transaction.fields,
   amountKobo: Schema.BigInt,
   feeKobo: Schema.BigInt

@@ -3,7 +3,7 @@
  */
 import { Schema } from "effect"
 
-export const CustomerStatus = Schema.Literal("unverified", "verified", "active", "suspended", "closed", "deleted")
+export const CustomerStatus = Schema.Literal("unverified", "verified", "active", "suspended", "closing", "closed", "deleted")
 export type CustomerStatus = typeof CustomerStatus.Type
 
 export const KycStatus = Schema.Literal("pending", "bvn_verified", "fully_verified")

@@ -1,7 +1,7 @@
 /**
  * The balance cache (5 s) and the bank list cache (24 h), and the bank list read through it.
  */
-import { Cache, Context, Duration, Effect, Exit, Layer } from "effect"
+import { Cache, Clock, Context, Duration, Effect, Exit, Layer } from "effect"
 import { type AccountSnapshot, type Bank, CoreBanking, type CoreBankingError } from "./CoreBanking.js"
 
 export const BalanceCacheTtl = Duration.seconds(5)
@@ -11,6 +11,14 @@ export const BankListCacheTtl = Duration.hours(24)
 export class BalanceCache extends Context.Tag("domain/BalanceCache")<BalanceCache, {
   readonly get: (accountNumber: string) => Effect.Effect<AccountSnapshot, CoreBankingError>
   readonly invalidate: (accountNumber: string) => Effect.Effect<void>
+}>() {}
+
+/**
+ * The last balance the provider told us for an account, kept on the customer for staff (the back
+ * office sorts customers by it). Written on every provider read of an account (cache misses).
+ */
+export class BalanceMemo extends Context.Tag("domain/BalanceMemo")<BalanceMemo, {
+  readonly remember: (accountNumber: string, ledgerBalanceKobo: bigint, at: Date) => Effect.Effect<void>
 }>() {}
 
 /** The provider's bank list, kept `BankListCacheTtl`. */
@@ -33,7 +41,13 @@ export const BalanceCacheLive = Layer.effect(
   BalanceCache,
   Effect.gen(function*() {
     const core = yield* CoreBanking
-    const cache = yield* successCache(BalanceCacheTtl, 100_000, (accountNumber: string) => core.account(accountNumber))
+    const memo = yield* BalanceMemo
+    const cache = yield* successCache(BalanceCacheTtl, 100_000, (accountNumber: string) =>
+      core.account(accountNumber).pipe(
+        Effect.tap((snapshot) =>
+          Effect.flatMap(Clock.currentTimeMillis, (ms) => memo.remember(accountNumber, snapshot.ledgerBalanceKobo, new Date(ms)))
+        )
+      ))
     return BalanceCache.of(cache)
   })
 )
@@ -47,7 +61,7 @@ export const BankListCacheLive = Layer.effect(
   })
 )
 
-/** Both caches; needs CoreBanking. Provide once per process (each build starts empty). */
+/** Both caches; needs CoreBanking and BalanceMemo. Provide once per process (each build starts empty). */
 export const BankingCachesLive = Layer.mergeAll(BalanceCacheLive, BankListCacheLive)
 
 /** The NIP bank list (cached 24 hours). */

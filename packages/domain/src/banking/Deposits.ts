@@ -4,7 +4,8 @@
 import { Effect, Option } from "effect"
 import type { AccountWithCustomer } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
-import type { Kobo } from "../shared/Money.js"
+import { raiseAlert } from "../admin/Alerts.js"
+import { formatNaira, type Kobo } from "../shared/Money.js"
 import { Ids } from "../shared/Ports.js"
 import { referralSucceeded } from "../referrals/Referrals.js"
 import { now } from "../shared/UseCase.js"
@@ -43,6 +44,18 @@ const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
         yield* Effect.logInfo("deposit recorded").pipe(
           Effect.annotateLogs({ customerId: found.customer.id, reference: deposit.reference })
         )
+        // money that reached a closed (frozen) account, or one whose sweep has already left: it is
+        // on the customer's ledger, and staff refund it
+        if (found.customer.customerStatus === "closed" || found.customer.customerStatus === "closing") {
+          yield* raiseAlert({
+            kind: "closed_account_deposit",
+            dedupKey: `closed_account_deposit:${deposit.reference}`,
+            message: `A deposit of ${formatNaira(deposit.amountKobo)} (reference ${deposit.reference}) reached the core account ` +
+              `of customer ${found.customer.id}, whose account is ${found.customer.customerStatus}. It is recorded on their ` +
+              "ledger; refund it to the sender or the customer by hand.",
+            customerId: found.customer.id
+          })
+        }
       }
     }
     if (deposits.length > 0 && found.customer.firstDepositAt === null) {

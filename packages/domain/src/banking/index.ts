@@ -23,7 +23,7 @@
  *   list is cached for 24 hours (`BankListCache`). Failures are never cached. Both caches read time
  *   from the Effect `Clock`.
  */
-export { BalanceCache, BalanceCacheLive, BalanceCacheTtl, BankingCachesLive, BankListCache, BankListCacheLive, BankListCacheTtl, banks } from "./Caches.js"
+export { BalanceCache, BalanceCacheLive, BalanceCacheTtl, BalanceMemo, BankingCachesLive, BankListCache, BankListCacheLive, BankListCacheTtl, banks } from "./Caches.js"
 export { type BvnIdentity, verifyBvn, type VerifyBvnInput } from "./Bvn.js"
 export { openBankAccount } from "./BankAccount.js"
 export { balance, type BankingSummary, bankingSummary, isPndActive } from "./Balance.js"

@@ -11,7 +11,14 @@ import { now } from "../shared/UseCase.js"
 import { Notice } from "./Model.js"
 import { NoticeRepo, Notifier } from "./Ports.js"
 
-export type NoticeKind = "plan_depleted" | "disbursement_failed" | "transfer_failed" | "plan_completed" | "plan_paused"
+export type NoticeKind =
+  | "plan_depleted"
+  | "disbursement_failed"
+  | "transfer_failed"
+  | "plan_completed"
+  | "plan_paused"
+  | "account_closed"
+  | "account_closure_failed"
 
 export interface RaiseNotice {
   readonly customerId: string

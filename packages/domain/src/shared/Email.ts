@@ -24,3 +24,10 @@ export const EmailAddress = Schema.transformOrFail(Schema.String, Schema.String,
   },
   encode: ParseResult.succeed
 }).annotations({ description: "Email address (case-insensitive)", examples: ["ada@example.com"] })
+
+/**
+ * An email or phone shown in a log line or an audit row: the first letter and the domain of an
+ * email (a***@example.com), the last 3 digits of a phone; enough to recognise, not the whole value.
+ */
+export const maskContact = (value: string): string =>
+  value.includes("@") ? value.replace(/^(.).*(@.*)$/, "$1***$2") : value.replace(/.(?=.{3})/g, "*")

@@ -7,7 +7,9 @@
  *
  * Failure: one error class, `HttpFailure`, carries status, code, message and detail; the envelope's
  * `error` is `{ code, ...detail }`, so every failure has a stable `error.code` (the catalogue is
- * `errorCatalogue`, see shared/ErrorTable.ts). Its schemas (one per
+ * `errorCatalogue`, see shared/ErrorTable.ts), repeated as `data.code` (the spec names the code of
+ * delete-account's 409 `data.code CLOSE_ACCOUNT_FIRST`: both spellings are served, always equal,
+ * for every failure). Its schemas (one per
  * status, so HttpApi knows each status) encode it to the failure envelope; `failureResponse`
  * builds the same envelope for failures that never reach a schema (decode errors, unknown routes,
  * defects) in the API middleware.
@@ -73,7 +75,8 @@ export const failureBody = (f: HttpFailure) => ({
   status: "failure" as const,
   message: f.message,
   result: {},
-  error: { ...f.detail, code: f.code }
+  error: { ...f.detail, code: f.code },
+  data: { code: f.code }
 })
 
 /** The envelope's `error`: always a `code`, plus the failure's detail. */
@@ -86,6 +89,11 @@ const FailureError = Schema.Struct(
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
 
+/** The envelope's `data`: the same code as `error.code` (the spec's spelling for delete-account's 409). */
+const FailureData = Schema.Struct({
+  code: Schema.String.annotations({ description: "The same code as error.code (kept for clients that read data.code)" })
+})
+
 export const failureResponse = (f: HttpFailure) => HttpServerResponse.unsafeJson(failureBody(f), { status: f.status })
 
 const failureSchema = <S extends number>(status: S, description: string) =>
@@ -96,7 +104,8 @@ const failureSchema = <S extends number>(status: S, description: string) =>
       status: Schema.Literal("failure"),
       message: Schema.String,
       result: Schema.Struct({}),
-      error: FailureError
+      error: FailureError,
+      data: FailureData
     }),
     Schema.declare((u): u is HttpFailureWith<S> => u instanceof HttpFailure && u.status === status),
     {
@@ -116,9 +125,12 @@ export const Failures = {
   403: failureSchema(403, "Forbidden, e.g. account suspended"),
   404: failureSchema(404, "Not found"),
   409: failureSchema(409, "Conflict"),
+  410: failureSchema(410, "Gone: the link expired or was already used"),
   423: failureSchema(423, "Locked: too many wrong PINs; retry after error.retryAfterSeconds (Retry-After)"),
   429: failureSchema(429, "Too many requests"),
-  500: failureSchema(500, "Internal error")
+  500: failureSchema(500, "Internal error"),
+  502: failureSchema(502, "Bad gateway: the bank refused the operation or gave no final answer"),
+  503: failureSchema(503, "Service unavailable: not ready, or the request took too long; retry later")
 } as const
 
 /** A status the API can answer a failure with. */

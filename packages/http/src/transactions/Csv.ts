@@ -1,25 +1,6 @@
 /** The transaction report as a CSV attachment (GET /transactions/report?format=csv). */
-import { HttpServerResponse } from "@effect/platform"
 import type { Reports, Transaction } from "@app/domain"
-
-export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
-
-/** First characters a spreadsheet may read as the start of a formula (OWASP CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/
-
-/**
- * One CSV field (RFC 4180). Text that a spreadsheet could run as a formula gets a leading `'`;
- * a field with a quote, comma or line break is quoted, its quotes doubled. Amounts (bigint) are
- * written as they are: an integer such as -500 is a number, never a formula.
- */
-export const csvField = (value: string | bigint | number | null): string => {
-  if (value === null) return ""
-  if (typeof value !== "string") return value.toString()
-  const safe = FORMULA_START.test(value) ? `'${value}` : value
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll("\"", "\"\"")}"` : safe
-}
-
-const csvRow = (fields: ReadonlyArray<string | bigint | number | null>) => fields.map(csvField).join(",")
+import { csvAttachment, csvRow } from "../shared/Csv.js"
 
 export const CSV_HEADER = ["date", "type", "purpose", "status", "amountKobo", "feeKobo", "reference"] as const
 
@@ -53,11 +34,5 @@ export const reportCsv = (r: Reports.TransactionReport): string => {
 }
 
 export const csvResponse = (r: Reports.TransactionReport) =>
-  HttpServerResponse.text(reportCsv(r), {
-    contentType: CSV_CONTENT_TYPE,
-    headers: {
-      // from and to are validated YYYY-MM-DD dates: nothing to escape in the file name
-      "content-disposition": `attachment; filename="transactions-${r.from}-to-${r.to}.csv"`,
-      "cache-control": "no-store"
-    }
-  })
+  // from and to are validated YYYY-MM-DD dates: nothing to escape in the file name
+  csvAttachment(reportCsv(r), `transactions-${r.from}-to-${r.to}.csv`)

@@ -5,7 +5,7 @@ import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
 import { signedIn } from "../shared/Security.js"
 import { csvResponse } from "./Csv.js"
-import { pageView, reportView, transactionView } from "./Views.js"
+import { reportView, transactionPageView, transactionView } from "./Views.js"
 
 const transactions = mapDomainErrors("Transaction")
 
@@ -13,7 +13,7 @@ export const TransactionHandlers = HttpApiBuilder.group(Api, "transactions", (ha
   handlers
     .handle("list", ({ urlParams }) =>
       Effect.flatMap(signedIn, (accountId) => Transactions.transactions(accountId, urlParams)).pipe(
-        Effect.map(pageView),
+        Effect.map(transactionPageView),
         transactions
       ))
     .handle("get", ({ path }) =>

@@ -1,6 +1,7 @@
 /** What the transaction endpoints answer: the spec's Transaction, a page of them, the report. */
 import { KoboString, type Page, Reports, type Transaction, TransactionPurpose, TransactionStatus, TransactionType } from "@app/domain"
 import { Schema } from "effect"
+import { PageView, pageView } from "../shared/Paging.js"
 
 /** The spec's Transaction resource; kobo amounts as decimal strings. */
 export const TransactionView = Schema.Struct({
@@ -20,13 +21,7 @@ export const TransactionView = Schema.Struct({
   updatedAt: Schema.String
 })
 
-export const TransactionPageView = Schema.Struct({
-  items: Schema.Array(TransactionView),
-  page: Schema.Number,
-  pageSize: Schema.Number,
-  total: Schema.Number,
-  totalPages: Schema.Number
-})
+export const TransactionPageView = PageView(TransactionView)
 
 export const TransactionReportView = Schema.Struct({
   from: Schema.String,
@@ -54,13 +49,7 @@ export const transactionView = (t: Transaction) => ({
   updatedAt: t.updatedAt.toISOString()
 })
 
-export const pageView = (page: Page<Transaction>) => ({
-  items: page.items.map(transactionView),
-  page: page.page,
-  pageSize: page.pageSize,
-  total: page.total,
-  totalPages: Math.ceil(page.total / page.pageSize)
-})
+export const transactionPageView = (page: Page<Transaction>) => pageView(page, transactionView)
 
 export const reportView = (r: Reports.TransactionReport) => ({
   from: r.from,

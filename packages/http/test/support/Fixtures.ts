@@ -70,7 +70,7 @@ export const expectSuccess = (
   return reply.body.result
 }
 
-/** Asserts the failure envelope (status, message, `result: {}`) and returns `error`. */
+/** Asserts the failure envelope (status, message, `result: {}`, `data.code` = `error.code`) and returns `error`. */
 export const expectFailure = (reply: Reply, status: number, message: string | RegExp, apiObject = "Auth"): any => {
   expect({ status: reply.status, body: reply.body }, reply.text.slice(0, 300)).toMatchObject({
     status,
@@ -82,12 +82,14 @@ export const expectFailure = (reply: Reply, status: number, message: string | Re
     }
   })
   expect(reply.body.result).toEqual({})
-  expect(Object.keys(reply.body).filter((k) => k !== "error").sort()).toEqual(ENVELOPE_KEYS)
+  expect(Object.keys(reply.body).filter((k) => k !== "error" && k !== "data").sort()).toEqual(ENVELOPE_KEYS)
   expect(reply.headers["content-type"]).toMatch(/^application\/json/)
   // the error contract: every failure carries a catalogued code answered with the catalogue's status
   const code = reply.body.error?.code
   expect(code, `error.code of ${reply.text.slice(0, 200)}`).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/)
   expect(errorCatalogue[code]?.status, `catalogue status of ${code}`).toBe(status)
+  // the same code as data.code (the spec's spelling), and nothing else there
+  expect(reply.body.data, `data of ${reply.text.slice(0, 200)}`).toEqual({ code })
   return reply.body.error
 }
 

@@ -23,14 +23,14 @@ export const outboxFile = path.join(os.tmpdir(), `outbox-${randomUUID()}.jsonl`)
  * The test server with some configuration changed (e.g. the sandbox's behaviour). Exposes
  * CoreBanking and TestFunding (the sandbox, through the real HTTP adapter) to tests.
  */
-export const testServer = (config: Partial<AppConfigShape> = {}) =>
+export const testServer = (config: Partial<AppConfigShape> = {}, logLevel: LogLevel.LogLevel = LogLevel.Warning) =>
   HttpAppWithoutProvider.pipe(
     Layer.provideMerge(coreBankingLayer(EmbeddedSandbox)),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(adaptersLayer(TestSqlLayer)),
     Layer.provideMerge(AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024, ...config })),
     // request logs drown test output; warnings and errors (e.g. 500 causes) still show
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+    Layer.provide(Logger.minimumLogLevel(logLevel))
   )
 
 export const TestServer = testServer()

@@ -1,6 +1,7 @@
 /**
- * Customers for repository tests: an active, BVN-verified customer with a bank account, inserted
- * through AccountRepo, unique per call (email and account number), created at `createdAt`.
+ * Customers for tests that seed a database: by default an active, BVN-verified customer with a bank
+ * account (or, with `bankAccount: false`, a verified one without), inserted through AccountRepo,
+ * unique per call (email and account number), created at `createdAt`.
  */
 import { Account, AccountRepo, Customer } from "@app/domain"
 import { Effect } from "effect"
@@ -13,7 +14,13 @@ export const newCustomer = (
   tag: string,
   accountPrefix: string,
   createdAt: Date,
-  options: { readonly referredBy?: string; readonly firstName?: string; readonly lastName?: string } = {}
+  options: {
+    readonly referredBy?: string
+    readonly firstName?: string
+    readonly lastName?: string
+    readonly bankAccount?: boolean
+    readonly referralCode?: string
+  } = {}
 ) =>
   Effect.gen(function*() {
     const accountId = randomUUID()
@@ -21,16 +28,16 @@ export const newCustomer = (
     const customer = new Customer({
       id: randomUUID(),
       accountId,
-      customerStatus: "active",
-      kycStatus: "bvn_verified",
-      referralCode: randomUUID().slice(0, 8).toUpperCase(),
+      customerStatus: options.bankAccount === false ? "verified" : "active",
+      kycStatus: options.bankAccount === false ? "pending" : "bvn_verified",
+      referralCode: options.referralCode ?? randomUUID().slice(0, 8).toUpperCase(),
       referredBy: options.referredBy ?? null,
       pinHash: null,
       smsEnabled: true,
       emailEnabled: true,
       createdAt,
       updatedAt: createdAt,
-      coreAccountNumber: `${accountPrefix}${String(n).padStart(8, "0")}${randomUUID().slice(0, 4)}`
+      coreAccountNumber: options.bankAccount === false ? null : `${accountPrefix}${String(n).padStart(8, "0")}${randomUUID().slice(0, 4)}`
     })
     yield* (yield* AccountRepo).create({
       account: new Account({
