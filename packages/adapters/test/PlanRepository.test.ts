@@ -354,6 +354,29 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
       }), { timeout: 30_000 })
   })
 
+  describe("markPaid", () => {
+    it.effect("marks the instalment paid only while it is open on that movement; otherwise none and nothing changes", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const p = yield* repo.insert(plan(customer.id))
+        const transactionId = randomUUID()
+        const open = yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId }))
+        // another movement, another cycle, no such plan: none
+        expect(Option.isNone(yield* repo.markPaid(p.id, 0, randomUUID(), later(5), later(6)))).toBe(true)
+        expect(Option.isNone(yield* repo.markPaid(p.id, 1, transactionId, later(5), later(6)))).toBe(true)
+        expect(Option.isNone(yield* repo.markPaid(randomUUID(), 0, transactionId, later(5), later(6)))).toBe(true)
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(open)
+
+        const paid = Option.getOrThrow(yield* repo.markPaid(p.id, 0, transactionId, later(5), later(6)))
+        expect(paid).toEqual(new Instalment({ ...open, status: "paid", paidAt: later(5), updatedAt: later(6) }))
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(paid)
+        // paid already: none, and the first payment time stays
+        expect(Option.isNone(yield* repo.markPaid(p.id, 0, transactionId, later(7), later(8)))).toBe(true)
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(paid)
+      }))
+  })
+
   describe("countMovements", () => {
     it.effect("counts the plan's transfers of the purpose that have not failed, since the given instant", () =>
       Effect.gen(function*() {
@@ -438,6 +461,17 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo claims (${describeBackend()}
       yield* repo.release(due.id)
       expect(Option.getOrThrow(yield* repo.findById(due.id))).toEqual(due)
       expect((yield* claimDueMine([due.id], later(1_000))).map((p) => p.id)).toEqual([due.id])
+
+      // releaseMany clears several leases in one go, version unchanged; an empty list is nothing
+      const second = yield* withCustomer({ nextDueAt: later(0) })
+      // `due` is held again (claimed just above)
+      expect((yield* claimDueMine([due.id, second.id], later(1_000))).map((p) => p.id)).toEqual([second.id])
+      yield* repo.releaseMany([])
+      expect(yield* claimDueMine([due.id, second.id], later(1_000))).toEqual([])
+      yield* repo.releaseMany([due.id, second.id, randomUUID()])
+      expect(Option.getOrThrow(yield* repo.findById(due.id))).toEqual(due)
+      expect(Option.getOrThrow(yield* repo.findById(second.id))).toEqual(second)
+      expect((yield* claimDueMine([due.id, second.id], later(1_000))).map((p) => p.id).sort()).toEqual([due.id, second.id].sort())
 
       // a lease written by insert (or left by save) is respected too
       const held = yield* withCustomer({ nextDueAt: later(0), leaseUntil: new Date(Date.now() + 10_000_000) })

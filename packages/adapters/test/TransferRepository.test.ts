@@ -139,6 +139,26 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         expect(Option.isNone(yield* repo.findById(depositId))).toBe(true)
       }))
 
+    it.effect("createFresh inserts with no lookup; another movement in flight is MovementInFlight and aborts the caller's unit of work", () =>
+      Effect.gen(function*() {
+        const repo = yield* TransferRepo
+        const uow = yield* UnitOfWork
+        const customer = yield* newCustomer
+        const fresh = transfer(customer.id, { idempotencyKey: "plan-payout:fresh" })
+        const stored = yield* repo.createFresh(fresh)
+        expect(stored).toEqual(fresh)
+        expect(Option.getOrThrow(yield* repo.findById(fresh.id))).toEqual(fresh)
+
+        // inside a unit of work: the refusal fails it, and nothing it wrote before stays
+        const other = yield* newCustomer
+        const blocked = yield* Effect.flip(uow.atomically(Effect.gen(function*() {
+          yield* repo.createFresh(transfer(other.id))
+          return yield* repo.createFresh(transfer(customer.id))
+        })))
+        expect(blocked).toBeInstanceOf(MovementInFlight)
+        expect(yield* repo.hasMovementInFlight(other.id)).toBe(false)
+      }))
+
     it.effect("the same key returns the original, whatever its state; another key while one is in flight is MovementInFlight", () =>
       Effect.gen(function*() {
         const repo = yield* TransferRepo

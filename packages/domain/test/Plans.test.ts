@@ -397,22 +397,22 @@ describe("two schedulers at once", () => {
 
 describe("a payout run interrupted (SIGTERM)", () => {
   /**
-   * The third payout stalls (never answers) at one point, and the run is interrupted there: as its
-   * saga is loaded, right after the movement was committed (the gap between start and drive), or
-   * mid-saga at the debit.
+   * The third payout stalls (never answers) at one point, and the run is interrupted there: at its
+   * saga's first provider call, right after the movement was committed (the gap between start and
+   * drive), or mid-saga at the debit.
    */
   const stallThird: Record<string, (entered: Deferred.Deferred<void>, never: Deferred.Deferred<void>) => Effect.Effect<Layer.Layer<never>, never, any>> = {
+    // the movement was committed by the start and handed to the saga as stored (no reload): its
+    // first provider call is the first thing the saga does
     "as its saga starts": (entered: Deferred.Deferred<void>, never: Deferred.Deferred<void>) =>
-      Effect.map(TransferRepo, (repo) => {
-        const seen = new Set<string>()
-        return Layer.succeed(TransferRepo, TransferRepo.of({
-          ...repo,
-          findById: (id) => {
-            seen.add(id)
-            return seen.size === 3 && [...seen][2] === id
-              ? Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(never)), Effect.zipRight(repo.findById(id)))
-              : repo.findById(id)
-          }
+      Effect.map(CoreBanking, (real) => {
+        let lifts = 0
+        return Layer.succeed(CoreBanking, CoreBanking.of({
+          ...real,
+          deactivatePnd: (accountNumber) =>
+            ++lifts === 3
+              ? Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(never)), Effect.zipRight(real.deactivatePnd(accountNumber)))
+              : real.deactivatePnd(accountNumber)
         }))
       }),
     "at its debit": (entered: Deferred.Deferred<void>, never: Deferred.Deferred<void>) =>

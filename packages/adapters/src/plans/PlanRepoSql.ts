@@ -173,6 +173,10 @@ export const PlanRepoSql = Layer.effect(
           leaseUntil
         ),
       release: (id) => orDieDb(sql`UPDATE disbursement_plans SET lease_until = NULL WHERE id = ${id}`).pipe(Effect.asVoid),
+      releaseMany: (ids) =>
+        ids.length === 0
+          ? Effect.void
+          : orDieDb(sql`UPDATE disbursement_plans SET lease_until = NULL WHERE ${sql.in("id", ids)}`).pipe(Effect.asVoid),
       payoutBoard: (now) =>
         orDieDb(sql<{ active: string | number; due: string | number; claimed: string | number; next: Date | null; inFlight: string | number }>`
           SELECT count(*) FILTER (WHERE state = 'active') AS active,
@@ -234,6 +238,11 @@ export const PlanRepoSql = Layer.effect(
         }
           WHERE plan_id = ${i.planId} AND cycle = ${i.cycle}
           RETURNING *`).pipe(theOne("saveInstalment"), orDieDb),
+      markPaid: (planId, cycle, transactionId, paidAt, now) =>
+        orDieDb(instalment(sql`
+          UPDATE plan_instalments SET status = 'paid', paid_at = ${paidAt}, updated_at = ${now}
+          WHERE plan_id = ${planId} AND cycle = ${cycle} AND status = 'open' AND transaction_id = ${transactionId}
+          RETURNING *`)),
       listInstalments: (planId) =>
         orDieDb(instalments(sql`SELECT * FROM plan_instalments WHERE plan_id = ${planId} ORDER BY cycle`)),
       countMovements: (planId, purpose, since) =>

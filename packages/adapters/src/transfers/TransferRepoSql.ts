@@ -52,10 +52,9 @@ export const TransferRepoSql = Layer.effect(
         SELECT * FROM transactions
         WHERE customer_id = ${customerId} AND idempotency_key = ${idempotencyKey} AND type = 'transfer'`)
 
-    const insert = (t: Transfer) => {
+    const insertStatement = (t: Transfer) => {
       const refs = referencesOf(t.id)
-      // its own transaction, or a savepoint of the caller's: a failed insert does not abort the caller's
-      return sql.withTransaction(first(sql`
+      return first(sql`
         INSERT INTO transactions ${
         sql.insert({
           id: t.id,
@@ -96,7 +95,15 @@ export const TransferRepoSql = Layer.effect(
         })
       }
         ON CONFLICT (customer_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-        RETURNING *`))
+        RETURNING *`)
+    }
+    // its own transaction, or a savepoint of the caller's: a failed insert does not abort the caller's
+    const insert = (t: Transfer) => sql.withTransaction(insertStatement(t))
+
+    /** A unique violation of the one-in-flight index is MovementInFlight; any other SQL error stays one. */
+    const inFlightViolation = (error: SqlError) => {
+      const constraint = uniqueViolation(error)
+      return constraint !== undefined && constraint.includes(IN_FLIGHT_INDEX)
     }
 
     type Created = { readonly created: boolean; readonly transfer: Transfer }
@@ -118,8 +125,7 @@ export const TransferRepoSql = Layer.effect(
         const inserted = yield* insert(t).pipe(
           Effect.map(Option.map((transfer): Created => ({ created: true, transfer }))),
           Effect.catchTag("SqlError", (error) => {
-            const constraint = uniqueViolation(error)
-            if (constraint === undefined || !constraint.includes(IN_FLIGHT_INDEX)) return Effect.fail(error)
+            if (!inFlightViolation(error)) return Effect.fail(error)
             // Another movement is in flight, or an identical request raced us and won (its row, in
             // flight, was checked before the idempotency index): then the winner's row is the answer.
             return byKey(t.customerId, t.idempotencyKey).pipe(
@@ -135,8 +141,19 @@ export const TransferRepoSql = Layer.effect(
         return yield* theExisting(t)
       }).pipe(Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }))
 
+    const createFresh = (t: Transfer): Effect.Effect<Transfer, MovementInFlight> =>
+      insertStatement(t).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.dieMessage("TransferRepo.createFresh: the new movement's key was already stored"),
+          onSome: Effect.succeed
+        })),
+        Effect.catchTag("SqlError", (error) => (inFlightViolation(error) ? Effect.fail(new MovementInFlight()) : Effect.die(error))),
+        Effect.catchTag("ParseError", Effect.die)
+      )
+
     return TransferRepo.of({
       create,
+      createFresh,
       findById: (id) => orDieDb(first(sql`SELECT * FROM transactions WHERE id = ${id} AND type = 'transfer'`)),
       findByIdempotencyKey: (customerId, idempotencyKey) => orDieDb(byKey(customerId, idempotencyKey)),
       hasMovementInFlight: (customerId) =>

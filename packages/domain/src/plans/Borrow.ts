@@ -7,7 +7,7 @@ import type { Kobo } from "../shared/Money.js"
 import { SecretHasher } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { WithdrawalsNotAllowed } from "../transfers/Errors.js"
-import { drive } from "../transfers/Executor.js"
+import { driveFresh } from "../transfers/Executor.js"
 import { requireWallet } from "./Editing.js"
 import { BorrowNotEligible, PlanNotFound } from "./Errors.js"
 import { Instalment, Plan } from "./Model.js"
@@ -109,7 +109,7 @@ export const borrow = (accountId: string, idempotencyKey: string) =>
       return { transfer: created.transfer, created: true }
     })).pipe(
       Effect.flatMap(({ created, transfer }) =>
-        created ? Effect.zipLeft(drive(transfer), settle(planId)) : Effect.succeed(transfer)
+        created ? Effect.zipLeft(driveFresh(transfer), settle(planId)) : Effect.succeed(transfer)
       )
     ))
     return yield* sameRequest(started, requestHash)

@@ -7,7 +7,7 @@ import { formatNaira, type Kobo } from "../shared/Money.js"
 import { SecretHasher } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { WithdrawalsNotAllowed } from "../transfers/Errors.js"
-import { drive } from "../transfers/Executor.js"
+import { driveFresh } from "../transfers/Executor.js"
 import * as Fees from "../transfers/Fees.js"
 import { reservedFor, walletBalance } from "./Activation.js"
 import { requireWallet } from "./Editing.js"
@@ -130,7 +130,7 @@ export const extraCash = (accountId: string, amountKobo: Kobo, idempotencyKey: s
       }, at)
       return created
     })).pipe(
-      Effect.flatMap(({ created, transfer }) => (created ? drive(transfer) : Effect.succeed(transfer)))
+      Effect.flatMap(({ created, transfer }) => (created ? driveFresh(transfer) : Effect.succeed(transfer)))
     ))
     return yield* sameRequest(started, requestHash)
   }).pipe(

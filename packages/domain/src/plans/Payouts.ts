@@ -11,6 +11,7 @@ import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { startAndDrive } from "../transfers/Executor.js"
 import * as Fees from "../transfers/Fees.js"
+import type { NipFeeSchedule } from "../transfers/Fees.js"
 import { newTransfer, type Transfer } from "../transfers/Model.js"
 import { TransferRepo } from "../transfers/Ports.js"
 import { INSUFFICIENT_BALANCE, LEASE } from "../transfers/Steps.js"
@@ -22,11 +23,13 @@ import { termsOf } from "./Terms.js"
 
 export const cycleIndex = (plan: Plan) => plan.cycleBase + plan.nextCycle
 
-export const nipFeeOf = (amountKobo: Kobo) =>
-  Effect.map(Settings.get(Settings.NipFees), (schedule) => {
-    const q = Fees.quote(amountKobo, schedule)
-    return q.feeKobo + q.vatKobo
-  })
+/** The NIP fee (with its VAT) of a payout of `amountKobo` under `schedule`. */
+const nipFeeUnder = (amountKobo: Kobo, schedule: NipFeeSchedule) => {
+  const q = Fees.quote(amountKobo, schedule)
+  return q.feeKobo + q.vatKobo
+}
+
+export const nipFeeOf = (amountKobo: Kobo) => Effect.map(Settings.get(Settings.NipFees), (schedule) => nipFeeUnder(amountKobo, schedule))
 
 const sourceAccount = (customerId: string) =>
   Effect.flatMap(AccountRepo, (repo) => repo.findByCustomerId(customerId)).pipe(
@@ -75,62 +78,75 @@ interface PayoutRequest {
   readonly narration: string
 }
 
+const movementOf = (plan: Plan, request: PayoutRequest, at: Date, id: string, sourceAccountNumber: string) =>
+  newTransfer({
+    id,
+    customerId: plan.customerId,
+    sourceAccountNumber,
+    planId: plan.id,
+    purpose: request.kind === "extra_cash" ? "early_withdrawal" : "disbursement",
+    amountKobo: request.amountKobo,
+    feeKobo: request.feeKobo,
+    reserveKobo: request.reserveKobo ?? 0n,
+    destinationAccountNumber: plan.withdrawalAccountNumber,
+    destinationBankCode: plan.withdrawalBankCode,
+    destinationBankName: plan.withdrawalBankName,
+    destinationAccountName: plan.withdrawalAccountName,
+    // of unknown age: the saga makes a fresh name enquiry before it sends (NIP sessions expire)
+    nameEnquirySessionId: plan.nameEnquirySessionId,
+    narration: request.narration,
+    idempotencyKey: request.idempotencyKey.replace("{id}", id),
+    requestHash: request.requestHash,
+    leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)),
+    createdAt: at
+  })
+
 /** A new movement from the wallet to the plan's withdrawal account (stored, not yet driven). */
 export const createMovement = (plan: Plan, request: PayoutRequest, at: Date) =>
   Effect.gen(function*() {
     const id = yield* (yield* Ids).next
-    return yield* (yield* TransferRepo).create(
-      newTransfer({
-        id,
-        customerId: plan.customerId,
-        sourceAccountNumber: yield* sourceAccount(plan.customerId),
-        planId: plan.id,
-        purpose: request.kind === "extra_cash" ? "early_withdrawal" : "disbursement",
-        amountKobo: request.amountKobo,
-        feeKobo: request.feeKobo,
-        reserveKobo: request.reserveKobo ?? 0n,
-        destinationAccountNumber: plan.withdrawalAccountNumber,
-        destinationBankCode: plan.withdrawalBankCode,
-        destinationBankName: plan.withdrawalBankName,
-        destinationAccountName: plan.withdrawalAccountName,
-        // of unknown age: the saga makes a fresh name enquiry before it sends (NIP sessions expire)
-        nameEnquirySessionId: plan.nameEnquirySessionId,
-        narration: request.narration,
-        idempotencyKey: request.idempotencyKey.replace("{id}", id),
-        requestHash: request.requestHash,
-        leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)),
-        createdAt: at
-      })
-    )
+    return yield* (yield* TransferRepo).create(movementOf(plan, request, at, id, yield* sourceAccount(plan.customerId)))
   })
+
+/** A payout started: its movement, and the plan and instalment as they stood when it was linked. */
+interface Started {
+  readonly transfer: Transfer
+  readonly plan: Plan
+  readonly instalment: Instalment
+}
 
 /**
  * Starts the payout of the plan's next cycle, if it is due and has no live attempt: under the plan's
  * row lock the instalment record is made and linked to a new movement, so however many schedulers
- * get here, one attempt exists. Returns the movement to drive, if one was started.
+ * get here, one attempt exists. Returns the movement to drive, if one was started. The fee schedule
+ * is the caller's (read once per batch of plans).
  */
-const startDuePayout = (planId: string) =>
+const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
   atomically(Effect.gen(function*() {
     const repo = yield* PlanRepo
     const at = yield* now
     const plan = Option.getOrThrow(yield* repo.lock(planId))
-    if (plan.state !== "active" || plan.nextDueAt === null || plan.nextDueAt.getTime() > at.getTime()) return Option.none<Transfer>()
+    if (plan.state !== "active" || plan.nextDueAt === null || plan.nextDueAt.getTime() > at.getTime()) return Option.none<Started>()
+    if (plan.nextCycle >= plan.cycleCount) return Option.none<Started>()
     // a customer being closed (moved to `closing` under this same lock) gets no payout
     const owner = yield* (yield* AccountRepo).findByCustomerId(plan.customerId)
-    if (Option.isNone(owner) || owner.value.customer.customerStatus !== "active") return Option.none<Transfer>()
-    if (plan.nextCycle >= plan.cycleCount) return Option.none<Transfer>()
+    if (Option.isNone(owner) || owner.value.customer.customerStatus !== "active") return Option.none<Started>()
+    const source = owner.value.customer.coreAccountNumber
+    if (source === null) return yield* new NoBankAccount()
     const instalment = yield* ensureCurrentInstalment(plan, at)
-    if (instalment.status !== "open" || instalment.transactionId !== null) return Option.none<Transfer>()
-    const created = yield* createMovement(plan, {
+    if (instalment.status !== "open" || instalment.transactionId !== null) return Option.none<Started>()
+    const id = yield* (yield* Ids).next
+    // the key embeds the new id: it cannot be stored yet, so the movement is inserted without a lookup
+    const transfer = yield* (yield* TransferRepo).createFresh(movementOf(plan, {
       kind: "scheduled",
       amountKobo: instalment.amountKobo,
-      feeKobo: yield* nipFeeOf(instalment.amountKobo),
+      feeKobo: nipFeeUnder(instalment.amountKobo, fees),
       idempotencyKey: `plan-payout:{id}`,
       requestHash: `plan:${plan.id}:${instalment.cycle}`,
       narration: `Plan payout ${plan.nextCycle + 1} of ${plan.cycleCount}`
-    }, at)
-    yield* repo.saveInstalment(new Instalment({ ...instalment, transactionId: created.transfer.id, updatedAt: at }))
-    return Option.some(created.transfer)
+    }, at, id, source))
+    const linked = yield* repo.saveInstalment(new Instalment({ ...instalment, transactionId: transfer.id, updatedAt: at }))
+    return Option.some<Started>({ transfer, plan, instalment: linked })
   }))
 
 /**
@@ -155,26 +171,8 @@ export const settle = (planId: string) =>
       if (instalment.status === "paid" || (Option.isSome(transfer) && transfer.value.status === "confirmed")) {
         const paidAt = instalment.paidAt ?? (Option.isSome(transfer) ? transfer.value.updatedAt : at)
         yield* repo.saveInstalment(new Instalment({ ...instalment, status: "paid", paidAt, updatedAt: at }))
-        const nextCycle = plan.nextCycle + 1
-        const completed = nextCycle >= plan.cycleCount
-        yield* repo.save(
-          new Plan({
-            ...plan,
-            nextCycle,
-            borrowCount: plan.borrowCount + (instalment.kind === "borrow" && instalment.status === "open" ? 1 : 0),
-            state: completed ? "completed" : plan.state,
-            nextDueAt: completed ? null : Schedule.dueAt(termsOf(plan), plan.anchorDate!, nextCycle),
-            completedAt: completed ? at : null,
-            updatedAt: at
-          })
-        )
-        return completed
-          ? {
-            kind: "plan_completed" as const,
-            subject: "Your disbursement plan is complete",
-            message: `Every instalment of your ${formatNaira(plan.totalAmountKobo)} plan has been paid.`
-          }
-          : null
+        const saved = yield* repo.save(advanced(plan, instalment.kind === "borrow" && instalment.status === "open", at))
+        return completedNotice(saved)
       }
       // the attempt failed (its debit, if any, reversed by the saga)
       const failed = transfer.pipe(Option.getOrThrow)
@@ -220,6 +218,56 @@ export const settle = (planId: string) =>
     Effect.withSpan("Plans.settle", { attributes: { planId } })
   )
 
+/** The plan once its current cycle is paid: on to the next cycle, or completed after the last. */
+const advanced = (plan: Plan, borrowed: boolean, at: Date) => {
+  const nextCycle = plan.nextCycle + 1
+  const completed = nextCycle >= plan.cycleCount
+  return new Plan({
+    ...plan,
+    nextCycle,
+    borrowCount: plan.borrowCount + (borrowed ? 1 : 0),
+    state: completed ? "completed" : plan.state,
+    nextDueAt: completed ? null : Schedule.dueAt(termsOf(plan), plan.anchorDate!, nextCycle),
+    completedAt: completed ? at : null,
+    updatedAt: at
+  })
+}
+
+const completedNotice = (plan: Plan) =>
+  plan.state === "completed"
+    ? {
+      kind: "plan_completed" as const,
+      subject: "Your disbursement plan is complete",
+      message: `Every instalment of your ${formatNaira(plan.totalAmountKobo)} plan has been paid.`
+    }
+    : null
+
+/**
+ * `settle` for the common case, a scheduled payout this run started and saw confirmed: the
+ * instalment is marked paid only while it is still open on this movement, and the plan moves on only
+ * while it is as this run locked it (its version), in one transaction without reading either again.
+ * Anything else (the plan edited or closed meanwhile, the instalment settled by someone else) falls
+ * back to `settle`. Returns the plan as it stands afterwards.
+ */
+const settlePaid = (started: Started, confirmed: Transfer) =>
+  Effect.gen(function*() {
+    const repo = yield* PlanRepo
+    const at = yield* now
+    const { instalment, plan } = started
+    const fast = instalment.kind !== "scheduled" ? Option.none<Plan>() : yield* atomically(Effect.gen(function*() {
+      const paid = yield* repo.markPaid(plan.id, instalment.cycle, confirmed.id, confirmed.updatedAt, at)
+      if (Option.isNone(paid)) return Option.none<Plan>()
+      return Option.some(yield* repo.save(advanced(plan, false, at)))
+    })).pipe(Effect.catchTag("PlanConflict", () => Effect.succeed(Option.none<Plan>())))
+    if (Option.isSome(fast)) {
+      const notice = completedNotice(fast.value)
+      if (notice !== null) yield* Notices.raise({ customerId: plan.customerId, planId: plan.id, ...notice })
+      return fast.value
+    }
+    yield* settle(plan.id)
+    return Option.getOrThrow(yield* repo.findById(plan.id))
+  }).pipe(Effect.withSpan("Plans.settlePaid", { attributes: { planId: started.plan.id } }))
+
 /** `payouts_total{outcome}`: instalment payouts that reached a final outcome in a plan run (paid or failed). */
 const payoutsTotal = Metric.counter("payouts_total", {
   description: "Plan instalment payouts that reached a final outcome in a payout run, by outcome (paid, failed)",
@@ -233,39 +281,47 @@ export interface PlanRun {
 }
 
 /**
- * Works one plan as far as it goes now: settles the live attempt, then pays every due cycle, one
- * after the other (catch-up after downtime), until the plan is not due, waits on a pending payout,
- * or the customer has another movement in flight (tried again on the next run).
+ * Works one plan as far as it goes now: pays every due cycle, one after the other (catch-up after
+ * downtime), until the plan is not due, waits on a pending payout, or the customer has another
+ * movement in flight (tried again on the next run). A live attempt found at the start (a finished
+ * payout not yet recorded) is settled first. `fees`: the NIP fee schedule (read once per batch).
  */
-export const runPlan = (planId: string) =>
+export const runPlan = (planId: string, fees?: NipFeeSchedule) =>
   Effect.gen(function*() {
-    const repo = yield* PlanRepo
+    const schedule = fees ?? (yield* Settings.get(Settings.NipFees))
     let paid = 0
     let failed = 0
+    let settledFirst = false
     for (let guard = 0; guard < 10_000; guard++) {
-      yield* settle(planId)
-      const plan = Option.getOrThrow(yield* repo.findById(planId))
-      const driven = yield* startAndDrive(startDuePayout(plan.id).pipe(
-        Effect.catchTag("MovementInFlight", () => Effect.succeed(Option.none<Transfer>()))
+      const driven = yield* startAndDrive(startDuePayout(planId, schedule).pipe(
+        Effect.catchTag("MovementInFlight", () => Effect.succeed(Option.none<Started>()))
       ))
-      if (Option.isNone(driven)) break
-      const t = driven.value
+      if (Option.isNone(driven)) {
+        // not due, or an attempt is live: settle it (once) and look again
+        if (settledFirst) break
+        settledFirst = true
+        yield* settle(planId)
+        continue
+      }
+      settledFirst = true
+      const t = driven.value.transfer
       if (t.status === "confirmed") {
         paid++
         yield* Metric.increment(payoutOutcome("paid"))
-      } else if (t.status === "failed") {
+        const plan = yield* settlePaid(driven.value, t)
+        const at = yield* now
+        // the next cycle is not due yet (the common case): nothing more to look at
+        if (plan.state !== "active" || plan.nextDueAt === null || plan.nextDueAt.getTime() > at.getTime()) break
+        continue
+      }
+      if (t.status === "failed") {
         failed++
         yield* Metric.increment(payoutOutcome("failed"))
-      } else {
-        // pending: reconciliation settles it; the plan waits on this cycle
-        yield* settle(planId)
-        break
       }
-      // a failure may leave the plan due again later (retry) or stopped; the loop sees it
-      if (t.status === "failed") {
-        yield* settle(planId)
-        break
-      }
+      // failed: the plan is due again later (retry) or stopped; pending: reconciliation settles it
+      // and the plan waits on this cycle
+      yield* settle(planId)
+      break
     }
     return { paid, failed } satisfies PlanRun
   }).pipe(Effect.withSpan("Plans.runPlan", { attributes: { planId } }))
@@ -288,23 +344,25 @@ export const processDuePayouts = (
       const at = yield* now
       const claimed = yield* repo.claimDue(at, new Date(at.getTime() + Duration.toMillis(LEASE)), batchSize)
       if (claimed.length === 0) break
+      // one read of the fee schedule per batch: a fee change applies from the next batch
+      const fees = yield* Settings.get(Settings.NipFees)
       const runs = yield* Effect.forEach(
         claimed,
         (plan) =>
-          runPlan(plan.id).pipe(
+          runPlan(plan.id, fees).pipe(
             Effect.catchAllCause((cause) =>
               Effect.logError("plan run failed").pipe(
                 Effect.annotateLogs({ planId: plan.id, cause: String(cause) }),
                 Effect.as({ paid: 0, failed: 0 })
               )
-            ),
-            Effect.ensuring(repo.release(plan.id))
+            )
           ),
         { concurrency: options.concurrency ?? 16 }
       ).pipe(
-        // interrupted (a SIGTERM): the claimed plans not yet started release their claim too, so
-        // the next process takes them at once instead of waiting out the lease
-        Effect.onInterrupt(() => Effect.forEach(claimed, (plan) => repo.release(plan.id), { discard: true }))
+        // the batch's claims are given back together (one statement), whatever happened; a plan
+        // worked early in the batch stays claimed until then, which only delays its next cycle's
+        // claim by a batch. Interrupted (a SIGTERM): the same, so the next process takes them at once
+        Effect.ensuring(repo.releaseMany(claimed.map((plan) => plan.id)))
       )
       plans += claimed.length
       for (const r of runs) {

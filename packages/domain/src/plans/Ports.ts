@@ -38,6 +38,8 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   readonly claimInactive: (now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<Plan>>
   /** Clears the lease (version unchanged). */
   readonly release: (id: string) => Effect.Effect<void>
+  /** Clears the leases of these plans in one go (version unchanged). */
+  readonly releaseMany: (ids: ReadonlyArray<string>) => Effect.Effect<void>
   /** Where the due-payout job stands at `now` (for operators). */
   readonly payoutBoard: (now: Date) => Effect.Effect<PayoutBoard>
   readonly findInstalment: (planId: string, cycle: number) => Effect.Effect<Option.Option<Instalment>>
@@ -45,6 +47,12 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   readonly ensureInstalment: (instalment: Instalment) => Effect.Effect<Instalment>
   /** Writes kind, status, attempts, transactionId, amountKobo, dueAt, paidAt, updatedAt. */
   readonly saveInstalment: (instalment: Instalment) => Effect.Effect<Instalment>
+  /**
+   * Marks the instalment (planId, cycle) paid at `paidAt`, only while it is open and its live attempt
+   * is `transactionId`; the instalment as stored then, none when it was not (someone settled it, or
+   * it changed): the caller then settles the plan the general way.
+   */
+  readonly markPaid: (planId: string, cycle: number, transactionId: string, paidAt: Date, now: Date) => Effect.Effect<Option.Option<Instalment>>
   /** The plan's instalments in cycle order. */
   readonly listInstalments: (planId: string) => Effect.Effect<ReadonlyArray<Instalment>>
   /** The plan's movements with this purpose that have not failed, created at or after `since` (all when null). */

@@ -25,7 +25,7 @@ import { MovementLost } from "./Errors.js"
 import type { Transfer, TransferClaim, TransferPatch } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { decide, nextRequeryDelayMs, protectingLien, referencesOf } from "./Saga.js"
-import { type AccountCall, ask, freshSession, INSUFFICIENT_BALANCE, journalOf, LEASE, load, lostBeforeStart, notifyFailure, requery, reversalRefused, stepAside } from "./Steps.js"
+import { type AccountCall, ask, freshSession, INSUFFICIENT_BALANCE, journalWith, LEASE, load, lostBeforeStart, notifyFailure, requery, reversalRefused, stepAside } from "./Steps.js"
 
 const MAX_STEPS = 24
 
@@ -37,36 +37,58 @@ const MAX_STEPS = 24
  * claimed the movement (this one stalled past its lease): the saga stops at once, with no further
  * provider call, and only undoes what its own last call may have left behind (see `stepAside`).
  */
-export const drive = (held: TransferClaim) =>
+export const drive = (held: TransferClaim) => run(held, load(held.id))
+
+/**
+ * `drive` for a movement as just stored or claimed (the row an INSERT or a claim returned, so its
+ * journal and epoch are current): saves reading it again.
+ */
+export const driveFresh = (t: Transfer) => run(t, Effect.succeed(t))
+
+const run = <R>(held: TransferClaim, loaded: Effect.Effect<Transfer, never, R>) =>
   Effect.gen(function*() {
     const repo = yield* TransferRepo
     const bank = yield* CoreBanking
-    let t = yield* load(held.id)
+    let t = yield* loaded
     if (t.epoch !== held.epoch) return yield* new MovementLost({ transferId: held.id, epoch: held.epoch })
     const refs = referencesOf(t.id)
     const account = t.sourceAccountNumber
     const debitTotal = t.amountKobo + t.feeKobo
+    // The outcome of an idempotent step (the lien placed, the account restored) or of a money call
+    // (debit applied, transfer successful) is kept here and journaled with the next write, which
+    // comes before the next money call or at the end: one write instead of two. A crash in between
+    // loses nothing: the journal still says "attempted" (requeried) or the step is simply redone.
+    let deferred: TransferPatch = {}
+    const defer = (patch: TransferPatch) => Effect.sync(() => (deferred = { ...deferred, ...patch }))
+    // the provider calls that changed the account since the last journal write (see stepAside)
+    let lastCall: AccountCall = null
     const write = (patch: TransferPatch) =>
       Effect.flatMap(now, (at) =>
-        repo.update(held, { leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)), ...patch }, at)).pipe(
-          Effect.tap((updated) => Effect.sync(() => (t = updated)))
+        repo.update(held, { leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)), ...deferred, ...patch }, at)).pipe(
+          Effect.tap((updated) =>
+            Effect.sync(() => {
+              t = updated
+              deferred = {}
+              lastCall = null
+            })
+          )
         )
-    let lastCall: AccountCall = null
+    // What the driver leaves off with: the movement with its deferred outcomes journaled.
+    const flushed = Effect.suspend(() => (Object.keys(deferred).length === 0 ? Effect.succeed(t) : write({})))
     // After an account call with no answer the driver stops for now; a fenced write (renewing the
     // lease) first tells it whether it still holds the movement, so a stale driver whose call may
     // have lifted PND or placed the lien after its successor restored the account steps aside.
-    const stillHeld = write({})
+    const stillHeld = Effect.suspend(() => write({}))
 
     const saga = Effect.gen(function*() {
       for (let step = 0; step < MAX_STEPS; step++) {
-        const action = decide(journalOf(t))
+        const action = decide(journalWith(t, deferred))
         yield* Effect.annotateCurrentSpan("lastAction", action._tag)
-        lastCall = null
         switch (action._tag) {
           case "Done":
           case "AwaitTransfer":
           case "AwaitOperator":
-            return t
+            return yield* flushed
           case "Finish": {
             yield* write({ status: action.status, leaseUntil: null })
             yield* Effect.logInfo("money movement finished").pipe(
@@ -84,14 +106,14 @@ export const drive = (held: TransferClaim) =>
           }
           case "PlaceLien": {
             const snapshot = yield* ask("account", bank.account(account))
-            if (snapshot._tag === "Unknown") return t
+            if (snapshot._tag === "Unknown") return yield* flushed
             if (snapshot._tag === "Refused") {
               yield* write({ failureReason: `Could not read the account: ${snapshot.reason}` })
               break
             }
             // our lien is there already: placed by an earlier attempt whose answer was lost
             if (snapshot.value.liens.some((l) => l.reference === refs.lien)) {
-              yield* write({ lienPlaced: true })
+              yield* defer({ lienPlaced: true })
               break
             }
             if (snapshot.value.withdrawableBalanceKobo < debitTotal + t.reserveKobo) {
@@ -101,13 +123,14 @@ export const drive = (held: TransferClaim) =>
             const lien = protectingLien(snapshot.value.withdrawableBalanceKobo, debitTotal)
             // the movement takes everything withdrawable: nothing is left to protect
             if (lien === 0n) {
-              yield* write({ lienPlaced: true })
+              yield* defer({ lienPlaced: true })
               break
             }
             lastCall = "PlaceLien"
             const answer = yield* ask("placeLien", bank.placeLien({ accountNumber: account, reference: refs.lien, amountKobo: lien }))
             if (answer._tag === "Unknown") return yield* stillHeld
-            yield* write(answer._tag === "Ok" ? { lienPlaced: true } : { failureReason: `Could not place the lien: ${answer.reason}` })
+            // placed: journaled with the debit's "attempted" (the lien is found by its reference if redone)
+            yield* (answer._tag === "Ok" ? defer({ lienPlaced: true }) : write({ failureReason: `Could not place the lien: ${answer.reason}` }))
             break
           }
           case "Debit": {
@@ -117,16 +140,15 @@ export const drive = (held: TransferClaim) =>
               bank.debit({ accountNumber: account, amountKobo: debitTotal, reference: refs.debit, narration: t.narration })
             )
             if (answer._tag === "Unknown") return t
-            yield* write(
-              answer._tag === "Ok"
-                ? { debitState: "applied" }
-                : { debitState: "refused", failureReason: `Debit refused: ${answer.reason}` }
-            )
+            // applied: journaled with the transfer's "attempted" (until then a crash requeries the debit)
+            yield* (answer._tag === "Ok"
+              ? defer({ debitState: "applied" })
+              : write({ debitState: "refused", failureReason: `Debit refused: ${answer.reason}` }))
             break
           }
           case "RequeryDebit": {
             const status = yield* requery(refs.debit)
-            if (status === "unknown" || status === "pending") return t
+            if (status === "unknown" || status === "pending") return yield* flushed
             yield* write(
               status === "successful"
                 ? { debitState: "applied" }
@@ -139,7 +161,7 @@ export const drive = (held: TransferClaim) =>
           }
           case "Transfer": {
             const session = yield* freshSession(t)
-            if (session._tag === "Unknown") return t
+            if (session._tag === "Unknown") return yield* flushed
             if (session._tag === "Refused") {
               // nothing was sent: a definite failure, and the debit is given back
               yield* write({ transferState: "failed", failureReason: `The destination account could not be verified: ${session.reason}` })
@@ -160,18 +182,17 @@ export const drive = (held: TransferClaim) =>
             )
             if (answer._tag === "Unknown") return t
             const at = yield* now
-            yield* write(
-              answer._tag === "Refused"
-                ? { transferState: "failed", failureReason: `Transfer refused: ${answer.reason}` }
-                : answer.value === "successful"
-                ? { transferState: "successful" }
-                : { transferState: "pending", nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(0)) }
-            )
+            // successful: journaled with the account's restoration and the final status
+            yield* (answer._tag === "Refused"
+              ? write({ transferState: "failed", failureReason: `Transfer refused: ${answer.reason}` })
+              : answer.value === "successful"
+              ? defer({ transferState: "successful" })
+              : write({ transferState: "pending", nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(0)) }))
             break
           }
           case "RequeryTransfer": {
             const status = yield* requery(refs.transfer)
-            if (status === "unknown") return t
+            if (status === "unknown") return yield* flushed
             const at = yield* now
             yield* write(
               status === "successful"
@@ -202,7 +223,7 @@ export const drive = (held: TransferClaim) =>
           }
           case "RequeryReversal": {
             const status = yield* requery(refs.reversal)
-            if (status === "unknown" || status === "pending") return t
+            if (status === "unknown" || status === "pending") return yield* flushed
             if (status === "successful") yield* write({ reversalState: "applied" })
             // never reached the provider: credit again under the same reference
             else if (status === "not_found") yield* write({ reversalState: "none" })
@@ -215,9 +236,9 @@ export const drive = (held: TransferClaim) =>
           case "Restore": {
             // Once PND was lifted, the movement's lien is removed by its reference whatever the
             // journal says of it: its placement may have landed with its answer lost.
-            if (t.pndLifted || t.lienPlaced) {
+            if (t.pndLifted || t.lienPlaced || deferred.lienPlaced === true) {
               const lien = yield* ask("removeLien", bank.removeLien({ accountNumber: account, reference: refs.lien }))
-              if (lien._tag === "Unknown") return t
+              if (lien._tag === "Unknown") return yield* flushed
               if (lien._tag === "Refused" && !lien.notFound) {
                 // not removed: the account stays in this movement's hands, and an operator is told
                 yield* raiseAlert({
@@ -228,12 +249,13 @@ export const drive = (held: TransferClaim) =>
                   customerId: t.customerId,
                   transactionId: t.id
                 })
-                return t
+                return yield* flushed
               }
             }
             const pnd = yield* ask("activatePnd", bank.activatePnd(account))
-            if (pnd._tag !== "Ok") return t
-            yield* write({ restored: true })
+            if (pnd._tag !== "Ok") return yield* flushed
+            // journaled with what comes next: the final status, or the wait for the transfer or an operator
+            yield* defer({ restored: true })
             break
           }
         }
@@ -268,10 +290,13 @@ export const yieldLease = (held: TransferClaim) =>
  * given back (`yieldLease`) whether the saga had begun or not, so no movement is left held for LEASE
  * by a process that is shutting down. `start` itself runs to its end (it is one short transaction).
  */
-export const startAndDrive = <E, R>(start: Effect.Effect<Option.Option<Transfer>, E, R>) =>
+export const startAndDrive = <A extends { readonly transfer: Transfer }, E, R>(start: Effect.Effect<Option.Option<A>, E, R>) =>
   Effect.uninterruptibleMask((restore) =>
     Effect.flatMap(start, (started) =>
       Option.isNone(started)
-        ? Effect.succeed(Option.none<Transfer>())
-        : restore(drive(started.value)).pipe(Effect.onInterrupt(() => yieldLease(started.value)), Effect.map(Option.some)))
+        ? Effect.succeed(Option.none<A>())
+        : restore(driveFresh(started.value.transfer)).pipe(
+          Effect.onInterrupt(() => yieldLease(started.value.transfer)),
+          Effect.map((transfer) => Option.some<A>({ ...started.value, transfer }))
+        ))
   )

@@ -12,7 +12,7 @@ import type { Kobo } from "../shared/Money.js"
 import { Ids, SecretHasher } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { IdempotencyConflict, InsufficientBalance, MovementInFlight, TransferFailed, WithdrawalsNotAllowed } from "./Errors.js"
-import { drive } from "./Executor.js"
+import { driveFresh } from "./Executor.js"
 import * as Fees from "./Fees.js"
 import { newTransfer, type Transfer } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
@@ -114,7 +114,7 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
     // disconnect interrupts the request's fiber): a customer who closes the app mid-transfer must
     // not leave their account locked until recovery takes over.
     const attempt = yield* Effect.either(Effect.uninterruptible(
-      Effect.flatMap(repo.create(transfer), (c) => (c.created ? Effect.map(drive(c.transfer), (t) => ({ ...c, transfer: t })) : Effect.succeed(c)))
+      Effect.flatMap(repo.create(transfer), (c) => (c.created ? Effect.map(driveFresh(c.transfer), (t) => ({ ...c, transfer: t })) : Effect.succeed(c)))
     ))
     if (attempt._tag === "Left") return yield* replayOrRefuse // MovementInFlight: maybe our own twin
     const created = attempt.right

@@ -13,6 +13,12 @@ export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRep
    * so it holds across processes).
    */
   readonly create: (transfer: Transfer) => Effect.Effect<{ readonly created: boolean; readonly transfer: Transfer }, MovementInFlight>
+  /**
+   * Inserts a new movement whose idempotency key cannot be stored yet (it embeds the movement's new
+   * id, as scheduled payouts' keys do), so no lookup by key comes first; fails with MovementInFlight
+   * as `create` does. Inside the caller's transaction: a failure aborts that transaction.
+   */
+  readonly createFresh: (transfer: Transfer) => Effect.Effect<Transfer, MovementInFlight>
   readonly findById: (id: string) => Effect.Effect<Option.Option<Transfer>>
   readonly findByIdempotencyKey: (customerId: string, idempotencyKey: string) => Effect.Effect<Option.Option<Transfer>>
   /** Whether a movement of this customer is pending with its account not yet restored. */

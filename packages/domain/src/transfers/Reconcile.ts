@@ -4,7 +4,7 @@
 import { Duration, Effect } from "effect"
 import { raiseAlert } from "../admin/Alerts.js"
 import { now } from "../shared/UseCase.js"
-import { drive, yieldLease } from "./Executor.js"
+import { drive, driveFresh, yieldLease } from "./Executor.js"
 import type { TransferClaim } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { nextRequeryDelayMs, referencesOf, requeryWindowMs, TransferPolicy } from "./Saga.js"
@@ -88,7 +88,7 @@ export const processDue = (options: { readonly limit?: number; readonly concurre
     )
     const results = yield* Effect.forEach(
       claimed,
-      (t) => (t.restored && t.transferState === "pending" ? reconcile(t) : drive(t)).pipe(Effect.either),
+      (t) => (t.restored && t.transferState === "pending" ? reconcile(t) : driveFresh(t)).pipe(Effect.either),
       { concurrency: options.concurrency ?? 8 }
     ).pipe(
       // interrupted (a SIGTERM): the claimed movements not yet driven give their lease back too

@@ -31,6 +31,20 @@ export const journalOf = (t: Transfer): TransferJournal => ({
   retryCount: t.retryCount
 })
 
+/** The journal as it will stand once `deferred` (outcomes not yet written) is journaled. */
+export const journalWith = (t: Transfer, deferred: TransferPatch): TransferJournal => {
+  const j = journalOf(t)
+  return Object.keys(deferred).length === 0 ? j : {
+    ...j,
+    pndLifted: deferred.pndLifted ?? j.pndLifted,
+    lienPlaced: deferred.lienPlaced ?? j.lienPlaced,
+    debit: deferred.debitState ?? j.debit,
+    transfer: deferred.transferState ?? j.transfer,
+    reversal: deferred.reversalState ?? j.reversal,
+    restored: deferred.restored ?? j.restored
+  }
+}
+
 type Answer<A> =
   | { readonly _tag: "Ok"; readonly value: A }
   | { readonly _tag: "Refused"; readonly reason: string; readonly notFound: boolean }

@@ -88,6 +88,15 @@ export const InMemoryPlanRepoLive = Layer.effect(
           }
         }),
       release: (id) => Effect.flatMap(get(id), Option.match({ onNone: () => Effect.void, onSome: (p) => put(new PlanClass({ ...p, leaseUntil: null })) })),
+      releaseMany: (ids) =>
+        Effect.forEach(ids, (id) => Effect.flatMap(get(id), Option.match({ onNone: () => Effect.void, onSome: (p) => put(new PlanClass({ ...p, leaseUntil: null })) })), { discard: true }),
+      markPaid: (planId, cycle, transactionId, paidAt, now) =>
+        Ref.modify(ref, (s): [Option.Option<Instalment>, PlanState] => {
+          const stored = s.instalments.get(key(planId, cycle))
+          if (stored === undefined || stored.status !== "open" || stored.transactionId !== transactionId) return [Option.none(), s]
+          const saved = new InstalmentClass({ ...stored, status: "paid", paidAt, updatedAt: now })
+          return [Option.some(saved), { ...s, instalments: new Map(s.instalments).set(key(planId, cycle), saved) }]
+        }),
       findInstalment: (planId, cycle) => Effect.map(Ref.get(ref), (s) => Option.fromNullable(s.instalments.get(key(planId, cycle)))),
       ensureInstalment: (instalment) =>
         Ref.modify(ref, (s): [Instalment, PlanState] => {

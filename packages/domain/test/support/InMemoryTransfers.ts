@@ -35,6 +35,15 @@ export const InMemoryTransferRepoLive = Layer.effect(
           if (all.some((t) => t.customerId === transfer.customerId && inFlight(t))) return [Effect.fail(new MovementInFlight()), m]
           return [Effect.succeed({ created: true, transfer }), new Map(m).set(transfer.id, transfer)]
         }).pipe(Effect.flatten),
+      createFresh: (transfer) =>
+        Ref.modify(ref, (m): [Effect.Effect<Transfer, MovementInFlight>, ReadonlyMap<string, Transfer>] => {
+          const all = [...m.values()]
+          if (all.some((t) => t.customerId === transfer.customerId && t.idempotencyKey === transfer.idempotencyKey)) {
+            return [Effect.dieMessage("createFresh: the new movement's key was already stored"), m]
+          }
+          if (all.some((t) => t.customerId === transfer.customerId && inFlight(t))) return [Effect.fail(new MovementInFlight()), m]
+          return [Effect.succeed(transfer), new Map(m).set(transfer.id, transfer)]
+        }).pipe(Effect.flatten),
       findById: (id) => Effect.map(Ref.get(ref), (m) => Option.fromNullable(m.get(id))),
       hasMovementInFlight: (customerId) =>
         Effect.map(Ref.get(ref), (m) => [...m.values()].some((t) => t.customerId === customerId && inFlight(t))),
