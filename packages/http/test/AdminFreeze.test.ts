@@ -4,8 +4,8 @@
  * state changes reach the audit chain; four-eyes (ADMIN_FOUR_EYES=true) makes unfreezes and
  * settings changes wait for a second member.
  */
-import * as SqlClient from "@effect/sql/SqlClient"
 import { StaffAccess } from "@app/domain"
+import { SandboxBank } from "@app/sandbox"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -19,17 +19,16 @@ const freeze = (id: string, body: unknown, token?: string) => post(`${CUSTOMERS}
 const unfreeze = (id: string, token?: string) => post(`${CUSTOMERS}/${id}/unfreeze`, undefined, token)
 
 const coreAccount = (accountNumber: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(
-      sql<{ frozen: boolean; freezeReference: string | null }>`
-        SELECT frozen, freeze_reference FROM sandbox_accounts WHERE account_number = ${accountNumber}`,
-      (rows) => rows[0]!
-    ))
+  Effect.map(SandboxBank, (bank) => {
+    const account = bank.accounts.get(accountNumber)!
+    return { frozen: account.frozen, freezeReference: account.freezeReference }
+  })
 
-/** The reference under which the sandbox bank holds the account's freeze (a change made at the bank). */
+/** The reference under which the sandbox bank holds the account's freeze (a change made at the bank, in its memory). */
 const setBankFreezeReference = (accountNumber: string, reference: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`UPDATE sandbox_accounts SET freeze_reference = ${reference} WHERE account_number = ${accountNumber}`).pipe(Effect.orDie)
+  Effect.map(SandboxBank, (bank) => {
+    bank.accounts.get(accountNumber)!.freezeReference = reference
+  })
 
 layer(adminServer(), { excludeTestServices: true, timeout: "90 seconds" })("admin freeze", (it) => {
   describe("POST /admin/customers/{id}/freeze and /unfreeze", () => {

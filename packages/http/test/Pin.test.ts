@@ -7,6 +7,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
+import { SandboxBank } from "@app/sandbox"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { expectFailure, expectSuccess, expectValidation, login, me, post, verifiedAccount } from "./support/Fixtures.js"
@@ -178,8 +179,8 @@ layer(TestServer, { excludeTestServices: true, timeout: "90 seconds" })("transac
         const sql = yield* SqlClient.SqlClient
         const [status] = yield* sql<{ customerStatus: string }>`SELECT customer_status FROM customers WHERE account_id = ${c.id}`
         expect(status?.customerStatus).toBe("suspended")
-        const [core] = yield* sql<{ frozen: boolean; freezeReference: string | null }>`
-          SELECT frozen, freeze_reference FROM sandbox_accounts WHERE account_number = ${c.accountNumber}`
+        const bankAccount = (yield* SandboxBank).accounts.get(c.accountNumber)
+        const core = bankAccount && { frozen: bankAccount.frozen, freezeReference: bankAccount.freezeReference }
         expect(core).toMatchObject({ frozen: true, freezeReference: expect.stringMatching(/^FRZ\d+$/) })
         const kept = yield* sql<{ freezeReference: string }>`
           SELECT f.freeze_reference FROM provider_freezes f JOIN customers cu ON cu.id = f.customer_id WHERE cu.account_id = ${c.id}`

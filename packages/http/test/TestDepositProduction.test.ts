@@ -8,14 +8,15 @@ import { TestSqlLayer } from "@app/adapters/testing/TestDatabase"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, LogLevel, Logger, Option } from "effect"
 import { coreBankingLayer } from "@app/adapters/corebanking/Provider"
-import { EmbeddedSandbox } from "@app/sandbox"
+import { EmbeddedSandboxOnBank, SandboxBankInMemory } from "@app/sandbox"
 import { HttpAppWithoutProvider } from "../src/Server.js"
 import { expectFailure, expectSuccess, me, post } from "./support/Fixtures.js"
 import { bankCustomer, depositRows, get } from "./support/BankingFixtures.js"
 import { outboxFile } from "./support/TestServer.js"
 
 const ProductionTestServer = HttpAppWithoutProvider.pipe(
-  Layer.provideMerge(coreBankingLayer(EmbeddedSandbox)),
+  Layer.provideMerge(coreBankingLayer(EmbeddedSandboxOnBank)),
+  Layer.provideMerge(SandboxBankInMemory),
   Layer.provideMerge(NodeHttpServer.layerTest),
   Layer.provideMerge(adaptersLayer(TestSqlLayer)),
   Layer.provideMerge(AppConfigTest({ appEnv: "production", notifyOutboxFile: Option.some(outboxFile) })),

@@ -3,7 +3,10 @@
  * the delay of slow (0004) transfers, how repeated references are answered, how long a name
  * enquiry's session is valid, and the webhook announcer for inbound deposits.
  */
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+// module by module: the package's index would load all of @effect/platform (tens of MiB in the sandbox's process)
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type { DepositNotification } from "@app/adapters/corebanking/Wire"
 import { Context, Duration, Effect, FiberSet, Layer, Option, Schedule } from "effect"
 

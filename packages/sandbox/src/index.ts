@@ -1,13 +1,22 @@
 export {
+  ageSession,
   BadRequest,
+  BankState,
   conservation,
+  type ConservationCheck,
+  JOURNAL_FILE,
+  JournalError,
   ledger,
   type LedgerTotals,
-  type Outcome
+  openBank,
+  type Outcome,
+  SandboxBank,
+  SandboxBankInMemory,
+  sandboxBankLayer,
+  type SandboxBankOptions
 } from "./Bank.js"
-export { sandboxApp, SandboxRoutes } from "./Http.js"
-export { runSandboxMigrations, sandboxMigrations } from "./Migrations.js"
-export { SandboxMigrationsLive, SandboxServer, sandboxServerLayer } from "./Server.js"
+export { MAX_BODY_BYTES, type SandboxHandler, sandboxHandler } from "./Http.js"
+export { sandboxLayer, SandboxServer, sandboxServerLayer } from "./Server.js"
 export {
   DEFAULT_NAME_ENQUIRY_SESSION_TTL_MS,
   DEFAULT_SLOW_TRANSFER_DELAY_MS,

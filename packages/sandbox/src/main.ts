@@ -5,7 +5,7 @@
  * | Variable | Meaning | Default |
  * |---|---|---|
  * | SANDBOX_PORT | listening port (127.0.0.1) | 8090 |
- * | SANDBOX_DATA_DIR | PGlite data directory, kept across restarts | ./.data/sandbox |
+ * | SANDBOX_DATA_DIR | the bank's journal (`sandbox-bank.jsonl`) lives here, kept across restarts; `none` = memory only | ./.data/sandbox |
  * | SANDBOX_LATENCY_MS | added to every call | 0 |
  * | SANDBOX_DUPLICATE_REFERENCES | a repeated reference answers its `first-outcome`, or `reject` ("94") | first-outcome |
  * | SANDBOX_NIP_SESSION_TTL_MS | how long a name enquiry's session id may be quoted by a transfer | 1800000 (30 min) |
@@ -16,14 +16,19 @@
  */
 import { DevelopmentSecrets, SandboxBankConfig } from "@app/adapters/AppConfig"
 import { runService } from "@app/adapters/Runner"
-import { pgliteLayer } from "@app/adapters/sql/Database"
 import { Config, Effect, Layer, Option } from "effect"
+import * as fs from "node:fs"
 import * as path from "node:path"
-import { SandboxServer, sandboxServerLayer } from "./Server.js"
+import { JOURNAL_FILE } from "./Bank.js"
+import { sandboxLayer, SandboxServer } from "./Server.js"
 
 const SandboxConfig = Config.all({
   port: Config.port("SANDBOX_PORT").pipe(Config.withDefault(8090)),
-  dataDir: Config.string("SANDBOX_DATA_DIR").pipe(Config.withDefault("./.data/sandbox")),
+  // "none" (or empty) = memory only
+  dataDir: Config.string("SANDBOX_DATA_DIR").pipe(
+    Config.withDefault("./.data/sandbox"),
+    Config.map((dir) => (dir.trim() === "" || dir.trim().toLowerCase() === "none" ? Option.none() : Option.some(path.resolve(dir.trim()))))
+  ),
   ...SandboxBankConfig,
   token: Config.string("CORE_BANKING_TOKEN").pipe(Config.withDefault(DevelopmentSecrets.CORE_BANKING_TOKEN)),
   // the service's webhook as `npm start` serves it; "none" = deposits are not announced
@@ -42,18 +47,37 @@ const SandboxConfig = Config.all({
   timeoutMs: Config.integer("CORE_BANKING_TIMEOUT_MS").pipe(Config.withDefault(10_000))
 })
 
+/**
+ * Before the journal, the sandbox kept its state in a PGlite database in this directory: that state
+ * is not imported (the bank starts empty beside it); it says so when it starts.
+ */
+const holdsOldDatabase = (dataDir: Option.Option<string>) =>
+  Option.match(dataDir, {
+    onNone: () => false,
+    onSome: (dir) => fs.existsSync(path.join(dir, "PG_VERSION")) && !fs.existsSync(path.join(dir, JOURNAL_FILE))
+  })
+
 const SandboxMain = Layer.unwrapEffect(
-  Effect.map(SandboxConfig, (config) =>
-    Layer.effectDiscard(
+  Effect.map(SandboxConfig, (config) => {
+    const oldDatabase = holdsOldDatabase(config.dataDir)
+    return Layer.effectDiscard(
       Effect.flatMap(SandboxServer, ({ baseUrl }) =>
         Effect.logInfo(`sandbox bank listening on ${baseUrl}`).pipe(
           Effect.annotateLogs({
-            dataDir: path.resolve(config.dataDir),
+            journal: Option.match(config.dataDir, { onNone: () => "none (memory only)", onSome: (dir) => path.join(dir, JOURNAL_FILE) }),
             webhook: Option.getOrElse(config.webhookUrl, () => "none")
-          })
+          }),
+          Effect.zipLeft(Effect.when(
+            Effect.logWarning(
+              "sandbox bank: this data directory holds a PGlite database from an older sandbox; its state was not " +
+                `imported (the bank now keeps its state in ${JOURNAL_FILE}); delete the old files when you no longer need them`
+            ),
+            () => oldDatabase
+          ))
         ))
     ).pipe(
-      Layer.provide(sandboxServerLayer({
+      Layer.provide(sandboxLayer({
+        journal: Option.getOrUndefined(Option.map(config.dataDir, (dir) => path.join(dir, JOURNAL_FILE))),
         port: config.port,
         token: config.token,
         latencyMs: config.latencyMs,
@@ -65,9 +89,9 @@ const SandboxMain = Layer.unwrapEffect(
           header: config.webhookHeader.toLowerCase(),
           secret: config.webhookSecret
         }))
-      })),
-      Layer.provide(pgliteLayer(path.resolve(config.dataDir)))
-    ))
+      }))
+    )
+  })
 )
 
 runService(SandboxMain)

@@ -2,10 +2,9 @@
  * The sandbox bank's non-money surface over real HTTP: authentication, malformed requests, account
  * opening, PND, liens, freezes, the BVN registry, name enquiry and the bank list.
  */
-import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { BANKS, isValidNuban, runSandboxMigrations, SANDBOX_BANK } from "../src/index.js"
+import { BANKS, isValidNuban, SANDBOX_BANK, SandboxBank } from "../src/index.js"
 import {
   call,
   debit,
@@ -90,12 +89,8 @@ layer(sandboxTest(), { excludeTestServices: true, timeout: "60 seconds" })("sand
         const reference = ref("C")
         const opened = yield* Effect.all(Array.from({ length: 8 }, () => openAccount(reference)), { concurrency: "unbounded" })
         expect(new Set(opened.map((a) => a.accountNumber)).size).toBe(1)
-        const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql.unsafe<{ n: string }>(
-          "SELECT count(*)::text AS n FROM sandbox_accounts WHERE customer_reference = $1",
-          [reference]
-        )
-        expect(rows[0]!.n).toBe("1")
+        const bank = yield* SandboxBank
+        expect([...bank.accounts.values()].filter((a) => a.customerReference === reference)).toHaveLength(1)
       }))
 
     it.effect("finds an account by customer reference, 25 when unknown", () =>
@@ -118,19 +113,6 @@ layer(sandboxTest(), { excludeTestServices: true, timeout: "60 seconds" })("sand
         expectCode(yield* post(`/accounts/${unknown}/unfreeze`, { freezeReference: "F" }), "07")
         expectCode(yield* debit(unknown, 100), "07")
         expectCode(yield* post("/sandbox/deposits", { accountNumber: unknown, amountKobo: 100 }), "07")
-      }))
-
-    it.effect("keeps its state in sandbox_ tables with its own migration history", () =>
-      Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        const tables = yield* sql.unsafe<{ tableName?: string; table_name?: string }>(
-          "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name"
-        )
-        const names = tables.map((t) => t.tableName ?? t.table_name)
-        expect(names.every((n) => n!.startsWith("sandbox_"))).toBe(true)
-        expect(names).toContain("sandbox_migrations")
-        // a second run applies nothing
-        expect(yield* runSandboxMigrations).toEqual([])
       }))
   })
 

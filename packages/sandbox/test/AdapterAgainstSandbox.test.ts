@@ -6,11 +6,10 @@
  * 0004 answer the adapter must give up on and the 0006 "96" answer to an applied transfer), expired
  * name-enquiry sessions, strict duplicates ("94" to every repeat: an unknown outcome, never a
  * refusal), requery, the BVN registry, the bank list and a wrong token. The sandbox's own books
- * (`ledger`, `conservation`) are read directly from its database.
+ * (`ledger`, `conservation`) are read directly from its bank (in memory).
  */
 import { AppConfigTest } from "@app/adapters/AppConfig"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
-import { TestSqlLayer } from "@app/adapters/testing/TestDatabase"
 import {
   CoreBanking,
   type CoreBankingError,
@@ -28,8 +27,9 @@ import { BalanceMemo } from "@app/domain"
 import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import {
   conservation,
-  EmbeddedSandbox,
+  EmbeddedSandboxOnBank,
   ledger,
+  SandboxBankInMemory,
   SANDBOX_BANK,
   type SandboxOptions,
   SandboxServer,
@@ -65,10 +65,10 @@ const sandboxOptions: SandboxOptions = {
   slowTransferDelayMs: SLOW_TRANSFER_DELAY_MS
 }
 
-/** The sandbox (no webhook) on a random port over a fresh test database, and the adapter pointed at it. */
+/** The sandbox (no webhook) on a random port over a fresh bank in memory, and the adapter pointed at it. */
 const TestLayer = adapterLayer(TOKEN).pipe(
   Layer.provideMerge(sandboxServerLayer(sandboxOptions)),
-  Layer.provideMerge(TestSqlLayer),
+  Layer.provideMerge(SandboxBankInMemory),
   // unknown outcomes and misconfiguration are logged as warnings by the adapter: expected here
   Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Error))
 )
@@ -139,7 +139,7 @@ const fundSettlement = (amount: bigint) =>
     yield* cb.debit({ accountNumber, amountKobo: amount, reference: ref("D"), narration: "fund settlement" })
   })
 
-/** Runs `effect` with the adapter pointed at a second sandbox, with these options, on the same database. */
+/** Runs `effect` with the adapter pointed at a second sandbox, with these options, over the same bank. */
 const onSandbox = (options: Partial<SandboxOptions>) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.provide(effect, adapterLayer(TOKEN).pipe(Layer.provide(sandboxServerLayer({ ...sandboxOptions, ...options }))))
 
@@ -525,7 +525,7 @@ layer(TestLayer, { excludeTestServices: true, timeout: "60 seconds" })("HTTP ada
         yield* conserved
       })))
 
-    it.effect("the embedded sandbox (coreBankingLayer(EmbeddedSandbox)) takes both options from AppConfig", () =>
+    it.effect("the embedded sandbox (coreBankingLayer(EmbeddedSandboxOnBank)) takes both options from AppConfig", () =>
       Effect.gen(function*() {
         const cb = yield* CoreBanking
         const accountNumber = yield* fundedAccount(10_000n)
@@ -537,7 +537,7 @@ layer(TestLayer, { excludeTestServices: true, timeout: "60 seconds" })("HTTP ada
         const error = yield* refused(transferQuoting(enquiry, 1_000n, ref("T")), "26") // SANDBOX_NIP_SESSION_TTL_MS
         expect(error.reason).toContain("2 minutes")
       }).pipe(
-        Effect.provide(coreBankingLayer(EmbeddedSandbox).pipe(
+        Effect.provide(coreBankingLayer(EmbeddedSandboxOnBank).pipe(
           Layer.provide(AppConfigTest({ sandboxDuplicateReferences: "reject", sandboxNipSessionTtlMs: 2 * 60_000 })),
           // the customers' last-known balances live in the service's database, not this one
           Layer.provide(Layer.succeed(BalanceMemo, { remember: () => Effect.void }))

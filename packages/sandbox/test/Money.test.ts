@@ -358,7 +358,7 @@ layer(sandboxTest({ slowTransferDelayMs: SLOW_MS }), { excludeTestServices: true
   })
 
   describe("latency and the ledger", () => {
-    it.effect("latencyMs is added to every call (a second sandbox on the same database)", () =>
+    it.effect("latencyMs is added to every call (a second sandbox over the same bank)", () =>
       Effect.gen(function*() {
         const slow = yield* Layer.build(
           sandboxServerLayer({ port: 0, token: TOKEN, latencyMs: 250, webhook: Option.none() })

@@ -2,7 +2,7 @@
  * The sandbox's options over real HTTP: strict duplicates (`duplicateReferences: "reject"`: a
  * repeated debit, credit, transfer or lien placement answers "94" and changes nothing, while a
  * requery still tells the first outcome) and the expiry of NIP name-enquiry sessions
- * (`nameEnquirySessionTtlMs`, default 30 minutes, compared with the database's clock).
+ * (`nameEnquirySessionTtlMs`, default 30 minutes, compared with the clock's now).
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option } from "effect"
@@ -157,7 +157,7 @@ layer(sandboxTest(), { excludeTestServices: true, timeout: "60 seconds" })("sand
         expect(yield* statusOf(reference)).toBe("Successful")
       }))
 
-    it.effect("the TTL is an option (a second sandbox on the same database with 2 minutes)", () =>
+    it.effect("the TTL is an option (a second sandbox over the same bank with 2 minutes)", () =>
       Effect.gen(function*() {
         const short = yield* Layer.build(
           sandboxServerLayer({ port: 0, token: TOKEN, latencyMs: 0, webhook: Option.none(), nameEnquirySessionTtlMs: 2 * MINUTE })

@@ -6,6 +6,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { DevelopmentSecrets } from "@app/adapters"
 import { TestFunding } from "@app/domain"
+import { SandboxBank } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { Duration, Effect } from "effect"
@@ -144,11 +145,7 @@ export const allTransactionCount = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 /** How many accounts the sandbox bank holds for this email. */
 export const sandboxAccountCount = (email: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ readonly n: string }>`SELECT count(*)::text AS n FROM sandbox_accounts WHERE email = ${email}`).pipe(
-      Effect.map((rows) => Number(rows[0]?.n ?? "-1")),
-      Effect.orDie
-    )
+  Effect.map(SandboxBank, (bank) => [...bank.accounts.values()].filter((a) => a.email === email).length)
 
 /** The customer and account rows of an account, as JSON text (to look for plaintext secrets). */
 export const storedCustomerText = (accountId: string) =>

@@ -14,18 +14,20 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { coreBankingLayer } from "@app/adapters/corebanking/Provider"
-import { EmbeddedSandbox } from "@app/sandbox"
+import { EmbeddedSandboxOnBank, SandboxBankInMemory } from "@app/sandbox"
 import { HttpAppWithoutProvider } from "../../src/Server.js"
 
 export const outboxFile = path.join(os.tmpdir(), `outbox-${randomUUID()}.jsonl`)
 
 /**
  * The test server with some configuration changed (e.g. the sandbox's behaviour). Exposes
- * CoreBanking and TestFunding (the sandbox, through the real HTTP adapter) to tests.
+ * CoreBanking and TestFunding (the sandbox, through the real HTTP adapter) to tests, and the
+ * sandbox's bank itself (`SandboxBank`, in memory: `conservation`, its accounts).
  */
 export const testServer = (config: Partial<AppConfigShape> = {}, logLevel: LogLevel.LogLevel = LogLevel.Warning) =>
   HttpAppWithoutProvider.pipe(
-    Layer.provideMerge(coreBankingLayer(EmbeddedSandbox)),
+    Layer.provideMerge(coreBankingLayer(EmbeddedSandboxOnBank)),
+    Layer.provideMerge(SandboxBankInMemory),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(adaptersLayer(TestSqlLayer)),
     Layer.provideMerge(AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024, ...config })),

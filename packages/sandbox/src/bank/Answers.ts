@@ -1,5 +1,5 @@
 /** The sandbox bank's answers (the wire protocol's response codes) and request validation. */
-import { Data, Effect } from "effect"
+import { Data } from "effect"
 
 // -------------------------------------------------------------------------------------------------
 // Answers
@@ -15,7 +15,9 @@ export interface Outcome {
 /** A malformed request ("26"): not a transaction, nothing is stored, the reference stays free. */
 export class BadRequest extends Data.TaggedError("BadRequest")<{ readonly message: string }> {}
 
-export const ok = (data: unknown = {}): Outcome => ({ code: "00", message: "Approved or completed successfully", data })
+const APPROVED = "Approved or completed successfully"
+
+export const ok = (data: unknown = {}): Outcome => ({ code: "00", message: APPROVED, data })
 export const pending = (): Outcome => ({ code: "09", message: "Request in progress", data: {} })
 export const invalidAccount = (accountNumber: string): Outcome => ({ code: "07", message: `Invalid account: ${accountNumber}` })
 export const notFound = (what: string): Outcome => ({ code: "25", message: `Unable to locate record: ${what}` })
@@ -28,17 +30,19 @@ export const duplicate = (reference: string, sameRequest = false): Outcome => ({
 })
 /** "96" after the transfer was applied (0006): the answer says nothing about the outcome. */
 export const systemMalfunction = (): Outcome => ({ code: "96", message: "System malfunction" })
-
-export const badRequest = (message: string) => new BadRequest({ message })
-export const requirePositive = (amount: number): Effect.Effect<bigint, BadRequest> =>
-  amount > 0 ? Effect.succeed(BigInt(amount)) : Effect.fail(badRequest("amount must be a positive whole number of kobo"))
+/** "26": a malformed request; nothing is stored. */
+export const badRequest = (message: string): Outcome => ({ code: "26", message: `Bad request: ${message}` })
 
 export const describeMs = (ms: number): string =>
   ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}` : `${ms} ms`
 
-export const requireText = (field: string, value: string): Effect.Effect<string, BadRequest> =>
-  value.trim().length > 0 ? Effect.succeed(value.trim()) : Effect.fail(badRequest(`${field} is required`))
+/** An amount of kobo that must be positive: the amount, or the "26" answer. */
+export const positive = (amount: number): bigint | Outcome =>
+  amount > 0 ? BigInt(amount) : badRequest("amount must be a positive whole number of kobo")
 
-/** References are used exactly as sent (never trimmed), but may not be blank. */
-export const requireReference = (field: string, value: string): Effect.Effect<string, BadRequest> =>
-  value.trim().length > 0 ? Effect.succeed(value) : Effect.fail(badRequest(`${field} is required`))
+/** Blank text: the "26" answer; undefined when the field is present. */
+export const blank = (field: string, value: string): Outcome | undefined =>
+  value.trim().length > 0 ? undefined : badRequest(`${field} is required`)
+
+/** References are used exactly as sent (never trimmed), but may not be blank: same check as `blank`. */
+export const blankReference = blank

@@ -5,17 +5,38 @@
  *  - debit: customer → settlement;  credit: settlement → customer
  *  - transfer: settlement → paidOut; a transfer that fails after being pending: paidOut → settlement
  * The settlement account never goes negative: a credit or transfer it cannot cover is refused "51".
+ * Each operation decides and commits its event synchronously (see `Store`).
  */
 import type { BvnData, DepositNotification, NameEnquiryData, PostingRequest, StatusData, TransferRequest } from "@app/adapters/corebanking/Wire"
-import { Effect } from "effect"
-import { DEPOSITOR, destinationBehaviour, genericAccountName, isBvnShaped, isReachableDestination, lookupBvn, newSessionId, PENDING_REQUERIES_BEFORE_FAILURE, REQUERIES_UNTIL_SUCCESS, SANDBOX_BANK } from "../TestData.js"
-import { BadRequest, type Outcome, badRequest, describeMs, insufficientFunds, invalidAccount, notFound, notPermitted, ok, pending, requirePositive, requireReference, systemMalfunction } from "./Answers.js"
-import { claim, settle } from "./Claims.js"
-import { type BankRules, type Op, type OperationRow, big, findAccount, lienTotal, lockAccount, lockLedger, moveAccount, moveLedger, nextSerial, num, transaction, withSql } from "./Store.js"
+import { destinationBehaviour, genericAccountName, isBvnShaped, isReachableDestination, lookupBvn, newSessionId, SANDBOX_BANK } from "../TestData.js"
+import {
+  badRequest,
+  blankReference,
+  describeMs,
+  insufficientFunds,
+  invalidAccount,
+  notFound,
+  notPermitted,
+  ok,
+  type Outcome,
+  pending,
+  positive,
+  systemMalfunction
+} from "./Answers.js"
+import { seen } from "./Claims.js"
+import { type BankRules, type BankState, commit, type Event, num } from "./Store.js"
 
 // -------------------------------------------------------------------------------------------------
 // Money movement
 // -------------------------------------------------------------------------------------------------
+
+type Refusal = Extract<Event, { e: "refused" }>
+
+/** Stores a refusal under its reference (a repeat answers it again; a requery says Failed) and answers it. */
+const refuse = (state: BankState, event: Omit<Refusal, "e" | "code" | "msg">, outcome: Outcome): Outcome => {
+  commit(state, { e: "refused", ...event, code: outcome.code, msg: outcome.message })
+  return outcome
+}
 
 /**
  * A customer debit (customer → settlement) or credit (settlement → customer), once per
@@ -23,250 +44,192 @@ import { type BankRules, type Op, type OperationRow, big, findAccount, lienTotal
  * balance − liens. Credits: "07" unknown account, "51" when settlement cannot cover (never
  * negative). Refusals are stored too: the reference answers them again and requeries say Failed.
  */
-export const posting = (kind: "debit" | "credit", req: typeof PostingRequest.Type, rules: BankRules) =>
-  Effect.gen(function*() {
-    const amount = yield* requirePositive(req.amount)
-    const reference = yield* requireReference("retrievalReference", req.retrievalReference)
-    return yield* transaction((sql) =>
-      Effect.gen(function*() {
-        const claimed = yield* claim(sql, {
-          reference,
-          kind,
-          accountNumber: req.accountNumber,
-          amount,
-          narration: req.narration
-        }, rules.duplicateReferences)
-        if (claimed._tag === "Seen") return claimed.outcome
-        const account = yield* lockAccount(sql, req.accountNumber)
-        if (account === undefined) return yield* settle(sql, reference, "Failed", invalidAccount(req.accountNumber))
-        const balance = big(account.balance)
-        if (kind === "debit") {
-          if (account.frozen) return yield* settle(sql, reference, "Failed", notPermitted("Account is frozen"))
-          if (account.pnd_active) return yield* settle(sql, reference, "Failed", notPermitted("Post no debit is active"))
-          const liens = yield* lienTotal(sql, req.accountNumber)
-          if (amount > balance - liens) {
-            return yield* settle(
-              sql,
-              reference,
-              "Failed",
-              insufficientFunds(liens > 0n ? "Insufficient funds (balance less liens)" : "Insufficient funds")
-            )
-          }
-          yield* lockLedger(sql)
-          yield* moveAccount(sql, req.accountNumber, -amount)
-          yield* moveLedger(sql, { settlement: amount })
-        } else {
-          const ledger = yield* lockLedger(sql)
-          if (ledger.settlement < amount) {
-            return yield* settle(sql, reference, "Failed", insufficientFunds("Settlement account cannot cover the credit"))
-          }
-          yield* moveAccount(sql, req.accountNumber, amount)
-          yield* moveLedger(sql, { settlement: -amount })
-        }
-        yield* sql`
-          INSERT INTO sandbox_postings ${
-          sql.insert({
-            reference,
-            account_number: req.accountNumber,
-            type: kind === "debit" ? "D" : "C",
-            amount: String(amount),
-            narration: req.narration,
-            channel: kind === "debit" ? "core_debit" : "core_credit",
-            counterparty_name: null,
-            counterparty_account_number: null,
-            counterparty_bank_code: null
-          })
-        }`
-        return yield* settle(sql, reference, "Successful", ok())
-      })
-    )
-  })
+export const posting = (state: BankState, kind: "debit" | "credit", req: typeof PostingRequest.Type, rules: BankRules): Outcome => {
+  const amount = positive(req.amount)
+  if (typeof amount !== "bigint") return amount
+  const reference = req.retrievalReference
+  const invalid = blankReference("retrievalReference", reference)
+  if (invalid !== undefined) return invalid
+  const repeat = seen(state, { reference, kind, accountNumber: req.accountNumber, amount }, rules.duplicateReferences)
+  if (repeat !== undefined) return repeat
+  const refusal = { k: kind, ref: reference, n: req.accountNumber, amt: String(amount), da: null, db: null }
+  const account = state.accounts.get(req.accountNumber)
+  if (account === undefined) return refuse(state, refusal, invalidAccount(req.accountNumber))
+  if (kind === "debit") {
+    if (account.frozen) return refuse(state, refusal, notPermitted("Account is frozen"))
+    if (account.pndActive) return refuse(state, refusal, notPermitted("Post no debit is active"))
+    if (amount > account.balance - account.liened) {
+      return refuse(
+        state,
+        refusal,
+        insufficientFunds(account.liened > 0n ? "Insufficient funds (balance less liens)" : "Insufficient funds")
+      )
+    }
+  } else if (state.settlement < amount) {
+    return refuse(state, refusal, insufficientFunds("Settlement account cannot cover the credit"))
+  }
+  commit(state, { e: kind, ref: reference, n: req.accountNumber, amt: String(amount), narr: req.narration, at: Date.now() })
+  return ok()
+}
 
-export const nameEnquiry = (accountNumber: string, bankCode: string): Op<Outcome> =>
-  withSql((sql) =>
-    Effect.gen(function*() {
-      if (!isReachableDestination(accountNumber, bankCode)) return invalidAccount(accountNumber)
-      // our own customers answer with their real name
-      const own = bankCode === SANDBOX_BANK.code ? yield* findAccount(sql, accountNumber) : undefined
-      const accountName = own?.account_name ?? genericAccountName(accountNumber)
-      const sessionId = newSessionId()
-      yield* sql`
-        INSERT INTO sandbox_name_enquiries ${
-        sql.insert({ session_id: sessionId, account_number: accountNumber, bank_code: bankCode, account_name: accountName })
-      }`
-      const data: typeof NameEnquiryData.Type = { accountName, accountNumber, bankCode, sessionId }
-      return ok(data)
-    })
-  )
+/** Name-enquiry sessions older than this are forgotten (the longest TTL the configuration allows is 24 h). */
+export const SESSION_RETENTION_MS = 48 * 60 * 60 * 1000
+
+/** Forgets sessions too old to be quoted by any configuration (they are oldest first). */
+export const pruneSessions = (state: BankState, now: number) => {
+  for (const [id, session] of state.sessions) {
+    if (session.at >= now - SESSION_RETENTION_MS) break
+    state.sessions.delete(id)
+  }
+}
+
+export const nameEnquiry = (state: BankState, accountNumber: string, bankCode: string): Outcome => {
+  if (!isReachableDestination(accountNumber, bankCode)) return invalidAccount(accountNumber)
+  // our own customers answer with their real name
+  const own = bankCode === SANDBOX_BANK.code ? state.accounts.get(accountNumber) : undefined
+  const accountName = own?.accountName ?? genericAccountName(accountNumber)
+  const now = Date.now()
+  if (++state.enquiriesSincePrune >= 1024) {
+    state.enquiriesSincePrune = 0
+    pruneSessions(state, now)
+  }
+  const sessionId = newSessionId(new Date(now))
+  commit(state, { e: "session", sid: sessionId, n: accountNumber, b: bankCode, name: accountName, at: now })
+  const data: typeof NameEnquiryData.Type = { accountName, accountNumber, bankCode, sessionId }
+  return ok(data)
+}
 
 /**
  * An outbound NIP transfer out of the settlement account, once per transactionReference. It must
  * quote the session id of a name enquiry of the same destination, made at most
- * `nameEnquirySessionTtlMs` ago by the database's clock ("26" otherwise, nothing stored: the
- * reference stays usable). Destination behaviours: see `destinationBehaviour`. "51" when settlement
- * cannot cover it. Returns the outcome and whether the answer must be held back (0004).
+ * `nameEnquirySessionTtlMs` ago ("26" otherwise, nothing stored: the reference stays usable).
+ * Destination behaviours: see `destinationBehaviour`. "51" when settlement cannot cover it. Returns
+ * the outcome and whether the answer must be held back (0004).
  */
-export const transfer = (req: typeof TransferRequest.Type, rules: BankRules) =>
-  Effect.gen(function*() {
-    const amount = yield* requirePositive(req.amount)
-    const reference = yield* requireReference("transactionReference", req.transactionReference)
-    const behaviour = destinationBehaviour(req.destinationAccountNumber)
-    const outcome = yield* transaction((sql) =>
-      Effect.gen(function*() {
-        const claimed = yield* claim(sql, {
-          reference,
-          kind: "transfer",
-          accountNumber: null,
-          amount,
-          narration: req.narration,
-          destinationAccountNumber: req.destinationAccountNumber,
-          destinationBankCode: req.destinationBankCode,
-          destinationAccountName: req.destinationAccountName,
-          nameEnquirySessionId: req.nameEnquirySessionId
-        }, rules.duplicateReferences)
-        if (claimed._tag === "Seen") return claimed.outcome
-        const sessions = yield* sql<{ readonly account_number: string; readonly bank_code: string; readonly expired: boolean }>`
-          SELECT account_number, bank_code,
-                 created_at < now() - ${rules.nameEnquirySessionTtlMs}::float8 * interval '1 millisecond' AS expired
-          FROM sandbox_name_enquiries WHERE session_id = ${req.nameEnquirySessionId}`
-        const session = sessions[0]
-        if (
-          session === undefined || session.account_number !== req.destinationAccountNumber ||
-          session.bank_code !== req.destinationBankCode
-        ) {
-          // rolls the claim back: a malformed request is not a transaction
-          return yield* Effect.fail(
-            badRequest("nameEnquirySessionId does not belong to a name enquiry of this destination account and bank")
-          )
-        }
-        if (session.expired) {
-          return yield* Effect.fail(badRequest(
-            `nameEnquirySessionId expired: the name enquiry is older than ${describeMs(rules.nameEnquirySessionTtlMs)}; make a new one`
-          ))
-        }
-        if (!isReachableDestination(req.destinationAccountNumber, req.destinationBankCode)) {
-          return yield* settle(sql, reference, "Failed", invalidAccount(req.destinationAccountNumber))
-        }
-        if (behaviour === "failsAtOnce") {
-          return yield* settle(sql, reference, "Failed", notPermitted("Beneficiary bank declined the transfer"))
-        }
-        const ledger = yield* lockLedger(sql)
-        if (ledger.settlement < amount) {
-          return yield* settle(sql, reference, "Failed", insufficientFunds("Settlement account cannot cover the transfer"))
-        }
-        yield* moveLedger(sql, { settlement: -amount, paidOut: amount })
-        return behaviour === "pendingThenSuccessful" || behaviour === "pendingThenFailed"
-          ? yield* settle(sql, reference, "Pending", pending(), true)
-          : behaviour === "malfunctionAfterSuccess"
-          ? yield* settle(sql, reference, "Successful", systemMalfunction(), true)
-          : yield* settle(sql, reference, "Successful", ok(), true)
-      })
-    )
-    return { outcome, slow: behaviour === "slowSuccess" }
+export const transfer = (
+  state: BankState,
+  req: typeof TransferRequest.Type,
+  rules: BankRules
+): { readonly outcome: Outcome; readonly slow: boolean } => {
+  const behaviour = destinationBehaviour(req.destinationAccountNumber)
+  const slow = behaviour === "slowSuccess"
+  const amount = positive(req.amount)
+  // a malformed request ("26") is answered at once, whatever the destination
+  if (typeof amount !== "bigint") return { outcome: amount, slow: false }
+  const reference = req.transactionReference
+  const invalid = blankReference("transactionReference", reference)
+  if (invalid !== undefined) return { outcome: invalid, slow: false }
+  const repeat = seen(state, {
+    reference,
+    kind: "transfer",
+    accountNumber: null,
+    amount,
+    destinationAccountNumber: req.destinationAccountNumber,
+    destinationBankCode: req.destinationBankCode
+  }, rules.duplicateReferences)
+  if (repeat !== undefined) return { outcome: repeat, slow }
+  const session = state.sessions.get(req.nameEnquirySessionId)
+  if (
+    session === undefined || session.accountNumber !== req.destinationAccountNumber ||
+    session.bankCode !== req.destinationBankCode
+  ) {
+    // a malformed request is not a transaction: nothing is stored
+    return {
+      outcome: badRequest("nameEnquirySessionId does not belong to a name enquiry of this destination account and bank"),
+      slow: false
+    }
+  }
+  if (session.at < Date.now() - rules.nameEnquirySessionTtlMs) {
+    return {
+      outcome: badRequest(
+        `nameEnquirySessionId expired: the name enquiry is older than ${describeMs(rules.nameEnquirySessionTtlMs)}; make a new one`
+      ),
+      slow: false
+    }
+  }
+  const refusal = {
+    k: "transfer" as const,
+    ref: reference,
+    n: null,
+    amt: String(amount),
+    da: req.destinationAccountNumber,
+    db: req.destinationBankCode
+  }
+  if (!isReachableDestination(req.destinationAccountNumber, req.destinationBankCode)) {
+    return { outcome: refuse(state, refusal, invalidAccount(req.destinationAccountNumber)), slow }
+  }
+  if (behaviour === "failsAtOnce") {
+    return { outcome: refuse(state, refusal, notPermitted("Beneficiary bank declined the transfer")), slow }
+  }
+  if (state.settlement < amount) {
+    return { outcome: refuse(state, refusal, insufficientFunds("Settlement account cannot cover the transfer")), slow }
+  }
+  const outcome = behaviour === "pendingThenSuccessful" || behaviour === "pendingThenFailed"
+    ? pending()
+    : behaviour === "malfunctionAfterSuccess"
+    ? systemMalfunction()
+    : ok()
+  commit(state, {
+    e: "transfer",
+    ref: reference,
+    amt: String(amount),
+    da: req.destinationAccountNumber,
+    db: req.destinationBankCode,
+    st: outcome.code === "09" ? "Pending" : "Successful",
+    code: outcome.code,
+    msg: outcome.message
   })
+  return { outcome, slow }
+}
 
 /**
  * The status of any reference (debit, credit, transfer, deposit); "25" when unknown. A pending
  * transfer advances here: 0002 answers Successful from its 2nd requery on; 0005 answers Pending
  * three times, then Failed, and its money returns to the settlement account.
  */
-export const requery = (reference: string): Op<Outcome> =>
-  transaction((sql) =>
-    Effect.gen(function*() {
-      const rows = yield* sql<OperationRow>`SELECT * FROM sandbox_operations WHERE reference = ${reference} FOR UPDATE`
-      const op = rows[0]
-      if (op === undefined) return notFound(`no transaction with reference ${reference}`)
-      const answer = (status: OperationRow["status"]) => ok({ status } satisfies typeof StatusData.Type)
-      if (op.kind !== "transfer" || op.status !== "Pending") return answer(op.status)
-      const count = op.requery_count + 1
-      const behaviour = destinationBehaviour(op.destination_account_number ?? "")
-      let status: OperationRow["status"] = "Pending"
-      let moneyOut = op.money_out
-      if (behaviour === "pendingThenSuccessful" && count >= REQUERIES_UNTIL_SUCCESS) {
-        status = "Successful"
-      } else if (behaviour === "pendingThenFailed" && count > PENDING_REQUERIES_BEFORE_FAILURE) {
-        status = "Failed"
-        if (op.money_out) {
-          yield* lockLedger(sql)
-          yield* moveLedger(sql, { settlement: big(op.amount), paidOut: -big(op.amount) })
-          moneyOut = false
-        }
-      }
-      yield* sql`
-        UPDATE sandbox_operations
-        SET requery_count = ${count}, status = ${status}, money_out = ${moneyOut}, updated_at = now()
-        WHERE reference = ${reference}`
-      return answer(status)
-    })
-  )
+export const requery = (state: BankState, reference: string): Outcome => {
+  const op = state.operations.get(reference)
+  if (op === undefined) return notFound(`no transaction with reference ${reference}`)
+  if (op.kind === "transfer" && op.status === "Pending") commit(state, { e: "requery", ref: reference })
+  return ok({ status: op.status } satisfies typeof StatusData.Type)
+}
 
 /**
  * A test deposit: credits the account as an inbound NIP transfer from `DEPOSITOR` would
  * (deposits grows). Returns the outcome and, when applied, the notification for the webhook.
  */
-export const deposit = (accountNumber: string, amountKobo: number) =>
-  Effect.gen(function*() {
-    const amount = yield* requirePositive(amountKobo)
-    return yield* transaction((sql) =>
-      Effect.gen(function*() {
-        const account = yield* lockAccount(sql, accountNumber)
-        if (account === undefined) {
-          return { outcome: invalidAccount(accountNumber), notification: undefined }
-        }
-        const reference = `NIP${String(yield* nextSerial(sql, "sandbox_reference_serial")).padStart(9, "0")}`
-        const narration = `NIP transfer from ${DEPOSITOR.name}`
-        yield* lockLedger(sql)
-        yield* moveAccount(sql, accountNumber, amount)
-        yield* moveLedger(sql, { deposits: amount })
-        const posted = yield* sql<{ readonly posted_at: Date }>`
-          INSERT INTO sandbox_postings ${
-          sql.insert({
-            reference,
-            account_number: accountNumber,
-            type: "C",
-            amount: String(amount),
-            narration,
-            channel: "nip_inbound",
-            counterparty_name: DEPOSITOR.name,
-            counterparty_account_number: DEPOSITOR.accountNumber,
-            counterparty_bank_code: DEPOSITOR.bankCode
-          })
-        }
-          RETURNING posted_at`
-        yield* sql`
-          INSERT INTO sandbox_operations ${
-          sql.insert({
-            reference,
-            kind: "deposit",
-            account_number: accountNumber,
-            amount: String(amount),
-            narration,
-            status: "Successful",
-            response_code: "00",
-            response_message: "Approved or completed successfully"
-          })
-        }`
-        const notification: typeof DepositNotification.Type = {
-          event: "transaction.posted",
-          accountNumber,
-          reference,
-          type: "C",
-          amount: num(amount),
-          postedAt: new Date(posted[0]!.posted_at).toISOString()
-        }
-        return { outcome: ok({ reference }), notification }
-      })
-    )
-  })
+export const deposit = (
+  state: BankState,
+  accountNumber: string,
+  amountKobo: number
+): { readonly outcome: Outcome; readonly notification: typeof DepositNotification.Type | undefined } => {
+  const amount = positive(amountKobo)
+  if (typeof amount !== "bigint") return { outcome: amount, notification: undefined }
+  if (!state.accounts.has(accountNumber)) return { outcome: invalidAccount(accountNumber), notification: undefined }
+  const reference = `NIP${String(state.referenceSerial + 1n).padStart(9, "0")}`
+  const at = Date.now()
+  commit(state, { e: "deposit", ref: reference, n: accountNumber, amt: String(amount), at })
+  return {
+    outcome: ok({ reference }),
+    notification: {
+      event: "transaction.posted",
+      accountNumber,
+      reference,
+      type: "C",
+      amount: num(amount),
+      postedAt: new Date(at).toISOString()
+    }
+  }
+}
 
 // -------------------------------------------------------------------------------------------------
 // Reference data
 // -------------------------------------------------------------------------------------------------
 
-export const bvn = (value: string): Effect.Effect<Outcome, BadRequest> => {
-  if (!isBvnShaped(value)) return Effect.fail(badRequest("a BVN is 11 digits"))
+export const bvn = (value: string): Outcome => {
+  if (!isBvnShaped(value)) return badRequest("a BVN is 11 digits")
   const entry = lookupBvn(value)
-  if (entry === undefined) return Effect.succeed(notFound("BVN not found"))
+  if (entry === undefined) return notFound("BVN not found")
   const data: typeof BvnData.Type = entry
-  return Effect.succeed(ok(data))
+  return ok(data)
 }

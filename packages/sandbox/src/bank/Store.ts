@@ -1,16 +1,17 @@
 /**
- * The sandbox bank's tables as its operations see them: SQL helpers, rows, and the locks and ledger
- * moves every money operation uses (always in the same order: operation → customer account →
- * ledger row, so concurrent calls are deadlock-free). Works over any `SqlClient` (with or without
- * name transforms: it uses its own).
+ * The sandbox bank's state, on plain Maps, and the events that change it.
+ *
+ * Every state change is an `Event`. An operation reads the state, decides (this is where time and
+ * randomness come in: a posting's time, a name enquiry's session id), and `commit`s the event: it
+ * is appended to the journal (when there is one) and then applied, with no await in between, so in
+ * Node's one thread an operation is atomic. `apply` is the only code that changes the state, and it
+ * is a function of the state and the event alone: replaying the journal at start-up rebuilds the
+ * same state. Amounts are bigint kobo, written to the journal as decimal strings.
  */
-import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import type { AccountData, StatusData, WireTransaction } from "@app/adapters/corebanking/Wire"
-import { Effect } from "effect"
 import type { DuplicateReferences } from "../Settings.js"
-
-export type Sql = SqlClient.SqlClient
+import { DEPOSITOR, destinationBehaviour, PENDING_REQUERIES_BEFORE_FAILURE, REQUERIES_UNTIL_SUCCESS } from "../TestData.js"
+import type { Journal } from "./Journal.js"
 
 /** The sandbox's configurable rules (see `SandboxOptions`). */
 export interface BankRules {
@@ -18,122 +19,369 @@ export interface BankRules {
   readonly nameEnquirySessionTtlMs: number
 }
 
-export type Op<A> = Effect.Effect<A, SqlError, SqlClient.SqlClient>
-
-/** The client without name transforms: rows come back with their snake_case column names. */
-export const rawSql: Effect.Effect<Sql, never, SqlClient.SqlClient> = Effect.map(SqlClient.SqlClient, (sql) => sql.withoutTransforms())
-
-export const withSql = <A, E>(f: (sql: Sql) => Effect.Effect<A, E>): Effect.Effect<A, E, SqlClient.SqlClient> =>
-  Effect.flatMap(rawSql, f)
-
-export const transaction = <A, E>(f: (sql: Sql) => Effect.Effect<A, E>): Effect.Effect<A, E | SqlError, SqlClient.SqlClient> =>
-  withSql((sql) => sql.withTransaction(f(sql)))
-
-/** int8 arrives as a string (both clients); `sum()` of int8 is numeric, also a string. */
-export const big = (value: unknown): bigint => BigInt(String(value ?? "0"))
-
 /** Kobo on the wire is a JSON number; our totals are far below 2^53 in practice, checked anyway. */
 export const num = (value: bigint): number => {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+  if (value > 9007199254740991n || value < -9007199254740991n) {
     throw new Error(`amount ${value} does not fit a JSON number`)
   }
   return Number(value)
 }
 
 // -------------------------------------------------------------------------------------------------
-// Rows
+// State
 // -------------------------------------------------------------------------------------------------
 
-export interface AccountRow {
-  readonly account_number: string
-  readonly customer_reference: string
-  readonly account_name: string
-  readonly balance: string
-  readonly pnd_active: boolean
-  readonly frozen: boolean
-  readonly freeze_reference: string | null
+export type Status = typeof StatusData.Type.status
+
+export interface Lien {
+  readonly amount: bigint
+  readonly reason: string
+  removed: boolean
 }
 
-export interface OperationRow {
-  readonly reference: string
-  readonly kind: "debit" | "credit" | "transfer" | "deposit"
-  readonly account_number: string | null
-  readonly amount: string
-  readonly destination_account_number: string | null
-  readonly destination_bank_code: string | null
-  readonly status: typeof StatusData.Type.status
-  readonly response_code: string
-  readonly response_message: string
-  readonly money_out: boolean
-  readonly requery_count: number
-}
-
-export interface PostingRow {
+export interface Posting {
   readonly reference: string
   readonly type: "C" | "D"
-  readonly amount: string
+  readonly amount: bigint
   readonly narration: string
   readonly channel: typeof WireTransaction.Type.channel
-  readonly counterparty_name: string | null
-  readonly counterparty_account_number: string | null
-  readonly counterparty_bank_code: string | null
-  readonly posted_at: Date
+  readonly counterpartyName: string | null
+  readonly counterpartyAccountNumber: string | null
+  readonly counterpartyBankCode: string | null
+  /** ms since the epoch */
+  readonly postedAt: number
 }
 
-export const accountData = (row: AccountRow): typeof AccountData.Type => ({
-  accountNumber: row.account_number,
-  accountName: row.account_name,
-  customerReference: row.customer_reference
+export interface Account {
+  readonly accountNumber: string
+  readonly customerReference: string
+  readonly accountName: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly otherNames: string | null
+  readonly phone: string
+  readonly email: string
+  readonly dateOfBirth: string
+  readonly gender: string | null
+  balance: bigint
+  pndActive: boolean
+  frozen: boolean
+  freezeReference: string | null
+  freezeReason: string | null
+  /** by reference, in the order they were placed; removed ones stay (their reference is spent) */
+  readonly liens: Map<string, Lien>
+  /** the sum of the active liens */
+  liened: bigint
+  /** oldest first */
+  readonly postings: Array<Posting>
+}
+
+/** A debit, credit, transfer or deposit, keyed by its reference, with its first answer. */
+export interface Operation {
+  readonly kind: "debit" | "credit" | "transfer" | "deposit"
+  readonly accountNumber: string | null
+  readonly amount: bigint
+  readonly destinationAccountNumber: string | null
+  readonly destinationBankCode: string | null
+  status: Status
+  code: string
+  message: string
+  /** a transfer whose money left the settlement account (and has not come back) */
+  moneyOut: boolean
+  requeries: number
+}
+
+export interface Session {
+  readonly accountNumber: string
+  readonly bankCode: string
+  readonly accountName: string
+  /** ms since the epoch */
+  at: number
+}
+
+export class BankState {
+  readonly accounts = new Map<string, Account>()
+  /** customerReference → account number */
+  readonly byCustomerReference = new Map<string, string>()
+  readonly operations = new Map<string, Operation>()
+  /** name-enquiry sessions by id, oldest first */
+  readonly sessions = new Map<string, Session>()
+  /** the bank's settlement account */
+  settlement = 0n
+  /** what left through NIP transfers */
+  paidOut = 0n
+  /** what came in (inbound deposits) */
+  deposits = 0n
+  /** the sum of the customers' balances, kept as they move (`conservation` recomputes it) */
+  customers = 0n
+  /** accounts opened so far (the next account number is `accountNumberFor(accountSerial + 1)`) */
+  accountSerial = 0n
+  /** freeze and deposit references handed out so far */
+  referenceSerial = 0n
+  /** events applied (replayed or committed) */
+  events = 0
+  /** name enquiries since old sessions were last forgotten (`Movements.pruneSessions`) */
+  enquiriesSincePrune = 0
+
+  /** where committed events are appended; undefined = memory only (and while replaying) */
+  journal: Journal | undefined = undefined
+}
+
+export const accountData = (account: Account): typeof AccountData.Type => ({
+  accountNumber: account.accountNumber,
+  accountName: account.accountName,
+  customerReference: account.customerReference
 })
 
-export const findAccount = (sql: Sql, accountNumber: string) =>
-  Effect.map(
-    sql<AccountRow>`SELECT * FROM sandbox_accounts WHERE account_number = ${accountNumber}`,
-    (rows) => rows[0]
-  )
+// -------------------------------------------------------------------------------------------------
+// Events: one JSON object each (a journal line); amounts as decimal strings, times as epoch ms
+// -------------------------------------------------------------------------------------------------
 
-export const lockAccount = (sql: Sql, accountNumber: string) =>
-  Effect.map(
-    sql<AccountRow>`SELECT * FROM sandbox_accounts WHERE account_number = ${accountNumber} FOR UPDATE`,
-    (rows) => rows[0]
-  )
+export type Event =
+  | {
+    readonly e: "open"
+    readonly n: string
+    readonly ref: string
+    readonly fn: string
+    readonly ln: string
+    readonly on: string | null
+    readonly ph: string
+    readonly em: string
+    readonly dob: string
+    readonly g: string | null
+  }
+  | { readonly e: "pnd"; readonly n: string; readonly on: boolean }
+  | { readonly e: "lien"; readonly n: string; readonly ref: string; readonly amt: string; readonly why: string }
+  | { readonly e: "unlien"; readonly n: string; readonly ref: string }
+  | { readonly e: "freeze"; readonly n: string; readonly fref: string; readonly why: string }
+  | { readonly e: "unfreeze"; readonly n: string }
+  /** an applied debit (customer → settlement) or credit (settlement → customer) */
+  | { readonly e: "debit" | "credit"; readonly ref: string; readonly n: string; readonly amt: string; readonly narr: string; readonly at: number }
+  /** a refused debit, credit or transfer: its reference is spent and answers this again */
+  | {
+    readonly e: "refused"
+    readonly k: "debit" | "credit" | "transfer"
+    readonly ref: string
+    readonly n: string | null
+    readonly amt: string
+    readonly da: string | null
+    readonly db: string | null
+    readonly code: string
+    readonly msg: string
+  }
+  /** a transfer whose money left the settlement account, answered `code` */
+  | {
+    readonly e: "transfer"
+    readonly ref: string
+    readonly amt: string
+    readonly da: string
+    readonly db: string
+    readonly st: "Pending" | "Successful"
+    readonly code: string
+    readonly msg: string
+  }
+  /** a requery of a pending transfer (it may advance: see `applyRequery`) */
+  | { readonly e: "requery"; readonly ref: string }
+  | { readonly e: "deposit"; readonly ref: string; readonly n: string; readonly amt: string; readonly at: number }
+  | { readonly e: "session"; readonly sid: string; readonly n: string; readonly b: string; readonly name: string; readonly at: number }
 
-export const activeLiens = (sql: Sql, accountNumber: string) =>
-  sql<{ readonly reference: string; readonly amount: string }>`
-    SELECT reference, amount FROM sandbox_liens
-    WHERE account_number = ${accountNumber} AND removed_at IS NULL
-    ORDER BY placed_at, reference`
-
-export const lienTotal = (sql: Sql, accountNumber: string) =>
-  Effect.map(
-    sql<{ readonly total: string | null }>`
-      SELECT sum(amount) AS total FROM sandbox_liens WHERE account_number = ${accountNumber} AND removed_at IS NULL`,
-    (rows) => big(rows[0]?.total)
-  )
-
-export interface LedgerRow {
-  readonly settlement: string
-  readonly paid_out: string
-  readonly deposits: string
+/** Journals the event (before anything changes), then applies it. Synchronous: no other operation runs in between. */
+export const commit = (state: BankState, event: Event): void => {
+  state.journal?.append(JSON.stringify(event))
+  apply(state, event)
 }
 
-export const lockLedger = (sql: Sql) =>
-  Effect.map(sql<LedgerRow>`SELECT * FROM sandbox_ledger WHERE id = 1 FOR UPDATE`, (rows) => {
-    const row = rows[0]
-    if (row === undefined) throw new Error("sandbox_ledger has no row: migrations not applied?")
-    return { settlement: big(row.settlement), paidOut: big(row.paid_out), deposits: big(row.deposits) }
-  })
+const accountOf = (state: BankState, accountNumber: string): Account => {
+  const account = state.accounts.get(accountNumber)
+  if (account === undefined) throw new Error(`no account ${accountNumber}`)
+  return account
+}
 
-export const moveLedger = (sql: Sql, delta: { settlement?: bigint; paidOut?: bigint; deposits?: bigint }) =>
-  sql`
-    UPDATE sandbox_ledger SET
-      settlement = settlement + ${String(delta.settlement ?? 0n)}::int8,
-      paid_out = paid_out + ${String(delta.paidOut ?? 0n)}::int8,
-      deposits = deposits + ${String(delta.deposits ?? 0n)}::int8
-    WHERE id = 1`
+const move = (state: BankState, account: Account, delta: bigint) => {
+  account.balance += delta
+  state.customers += delta
+}
 
-export const moveAccount = (sql: Sql, accountNumber: string, delta: bigint) =>
-  sql`UPDATE sandbox_accounts SET balance = balance + ${String(delta)}::int8 WHERE account_number = ${accountNumber}`
+const operation = (
+  kind: Operation["kind"],
+  accountNumber: string | null,
+  amount: bigint,
+  status: Status,
+  code: string,
+  message: string,
+  destination: { readonly account: string | null; readonly bank: string | null } = { account: null, bank: null },
+  moneyOut = false
+): Operation => ({
+  kind,
+  accountNumber,
+  amount,
+  destinationAccountNumber: destination.account,
+  destinationBankCode: destination.bank,
+  status,
+  code,
+  message,
+  moneyOut,
+  requeries: 0
+})
 
-export const nextSerial = (sql: Sql, sequence: "sandbox_account_serial" | "sandbox_reference_serial") =>
-  Effect.map(sql<{ readonly n: string }>`SELECT nextval(${sequence}::regclass)::text AS n`, (rows) => big(rows[0]!.n))
+const APPROVED = "Approved or completed successfully"
+
+const claimOnce = (state: BankState, reference: string, op: Operation) => {
+  if (state.operations.has(reference)) throw new Error(`reference ${reference} applied twice`)
+  state.operations.set(reference, op)
+}
+
+/** The only code that changes the state: a function of the state and the event. Throws on an event that does not fit the state. */
+export const apply = (state: BankState, event: Event): void => {
+  switch (event.e) {
+    case "open": {
+      if (state.accounts.has(event.n) || state.byCustomerReference.has(event.ref)) {
+        throw new Error(`account ${event.n} (${event.ref}) opened twice`)
+      }
+      state.accountSerial++
+      state.accounts.set(event.n, {
+        accountNumber: event.n,
+        customerReference: event.ref,
+        accountName: [event.ln, event.fn, event.on].filter((n) => n !== null).join(" ").toUpperCase(),
+        firstName: event.fn,
+        lastName: event.ln,
+        otherNames: event.on,
+        phone: event.ph,
+        email: event.em,
+        dateOfBirth: event.dob,
+        gender: event.g,
+        balance: 0n,
+        pndActive: true,
+        frozen: false,
+        freezeReference: null,
+        freezeReason: null,
+        liens: new Map(),
+        liened: 0n,
+        postings: []
+      })
+      state.byCustomerReference.set(event.ref, event.n)
+      break
+    }
+    case "pnd":
+      accountOf(state, event.n).pndActive = event.on
+      break
+    case "lien": {
+      const account = accountOf(state, event.n)
+      if (account.liens.has(event.ref)) throw new Error(`lien ${event.ref} on ${event.n} placed twice`)
+      const amount = BigInt(event.amt)
+      account.liens.set(event.ref, { amount, reason: event.why, removed: false })
+      account.liened += amount
+      break
+    }
+    case "unlien": {
+      const account = accountOf(state, event.n)
+      const lien = account.liens.get(event.ref)
+      if (lien === undefined || lien.removed) throw new Error(`lien ${event.ref} on ${event.n} is not active`)
+      lien.removed = true
+      account.liened -= lien.amount
+      break
+    }
+    case "freeze": {
+      const account = accountOf(state, event.n)
+      state.referenceSerial++
+      account.frozen = true
+      account.freezeReference = event.fref
+      account.freezeReason = event.why
+      break
+    }
+    case "unfreeze":
+      accountOf(state, event.n).frozen = false
+      break
+    case "debit":
+    case "credit": {
+      const account = accountOf(state, event.n)
+      const amount = BigInt(event.amt)
+      const debit = event.e === "debit"
+      claimOnce(state, event.ref, operation(event.e, event.n, amount, "Successful", "00", APPROVED))
+      move(state, account, debit ? -amount : amount)
+      state.settlement += debit ? amount : -amount
+      account.postings.push({
+        reference: event.ref,
+        type: debit ? "D" : "C",
+        amount,
+        narration: event.narr,
+        channel: debit ? "core_debit" : "core_credit",
+        counterpartyName: null,
+        counterpartyAccountNumber: null,
+        counterpartyBankCode: null,
+        postedAt: event.at
+      })
+      break
+    }
+    case "refused":
+      claimOnce(
+        state,
+        event.ref,
+        operation(event.k, event.n, BigInt(event.amt), "Failed", event.code, event.msg, { account: event.da, bank: event.db })
+      )
+      break
+    case "transfer": {
+      const amount = BigInt(event.amt)
+      claimOnce(
+        state,
+        event.ref,
+        operation("transfer", null, amount, event.st, event.code, event.msg, { account: event.da, bank: event.db }, true)
+      )
+      state.settlement -= amount
+      state.paidOut += amount
+      break
+    }
+    case "requery":
+      applyRequery(state, event.ref)
+      break
+    case "deposit": {
+      const account = accountOf(state, event.n)
+      const amount = BigInt(event.amt)
+      state.referenceSerial++
+      claimOnce(state, event.ref, operation("deposit", event.n, amount, "Successful", "00", APPROVED))
+      move(state, account, amount)
+      state.deposits += amount
+      account.postings.push({
+        reference: event.ref,
+        type: "C",
+        amount,
+        narration: `NIP transfer from ${DEPOSITOR.name}`,
+        channel: "nip_inbound",
+        counterpartyName: DEPOSITOR.name,
+        counterpartyAccountNumber: DEPOSITOR.accountNumber,
+        counterpartyBankCode: DEPOSITOR.bankCode,
+        postedAt: event.at
+      })
+      break
+    }
+    case "session":
+      state.sessions.set(event.sid, { accountNumber: event.n, bankCode: event.b, accountName: event.name, at: event.at })
+      break
+    default:
+      throw new Error(`unknown event ${JSON.stringify(event)}`)
+  }
+  state.events++
+}
+
+/**
+ * A pending transfer's requery: 0002 answers Successful from its 2nd requery on; 0005 answers
+ * Pending three times, then Failed, and its money returns to the settlement account.
+ */
+const applyRequery = (state: BankState, reference: string) => {
+  const op = state.operations.get(reference)
+  if (op === undefined || op.kind !== "transfer" || op.status !== "Pending") {
+    throw new Error(`requery of ${reference}: not a pending transfer`)
+  }
+  op.requeries++
+  const behaviour = destinationBehaviour(op.destinationAccountNumber ?? "")
+  if (behaviour === "pendingThenSuccessful" && op.requeries >= REQUERIES_UNTIL_SUCCESS) {
+    op.status = "Successful"
+  } else if (behaviour === "pendingThenFailed" && op.requeries > PENDING_REQUERIES_BEFORE_FAILURE) {
+    op.status = "Failed"
+    if (op.moneyOut) {
+      state.settlement += op.amount
+      state.paidOut -= op.amount
+      op.moneyOut = false
+    }
+  }
+}

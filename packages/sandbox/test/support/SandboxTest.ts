@@ -1,16 +1,21 @@
 /**
- * The sandbox bank on a random port over a fresh test database (PGlite, or PostgreSQL when
- * TEST_DATABASE_URL is set), a tiny webhook receiver, and request helpers that speak the wire
- * protocol over real HTTP.
+ * The sandbox bank on a random port over a fresh bank in memory (`SandboxBankInMemory`: every
+ * server a test builds in its context serves that same bank), a tiny webhook receiver, and request
+ * helpers that speak the wire protocol over real HTTP.
  */
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { TestSqlLayer } from "@app/adapters/testing/TestDatabase"
-import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { Context, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { conservation, type SandboxOptions, SandboxServer, sandboxServerLayer } from "../../src/index.js"
+import {
+  ageSession as ageBankSession,
+  conservation,
+  SandboxBankInMemory,
+  type SandboxOptions,
+  SandboxServer,
+  sandboxServerLayer
+} from "../../src/index.js"
 
 export const TOKEN = "sandbox-test-token"
 export const WEBHOOK_HEADER = "x-webhook-secret"
@@ -81,7 +86,7 @@ export const WebhookReceiverLive = Layer.scoped(
 // The sandbox under test
 // -------------------------------------------------------------------------------------------------
 
-/** The sandbox (short 0004 delay, fast webhook retries) + receiver + database + an HTTP client. */
+/** The sandbox (short 0004 delay, fast webhook retries) + receiver + its bank (in memory) + an HTTP client. */
 export const sandboxTest = (overrides: Partial<SandboxOptions> = {}) =>
   Layer.unwrapEffect(
     Effect.map(WebhookReceiver, (receiver) =>
@@ -96,7 +101,7 @@ export const sandboxTest = (overrides: Partial<SandboxOptions> = {}) =>
       }))
   ).pipe(
     Layer.provideMerge(WebhookReceiverLive),
-    Layer.provideMerge(TestSqlLayer),
+    Layer.provideMerge(SandboxBankInMemory),
     Layer.provideMerge(FetchHttpClient.layer),
     // expected failures (e.g. the webhook being down) log warnings; keep test output quiet
     Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
@@ -227,12 +232,8 @@ export const transfer = (destinationAccountNumber: string, amount: number, refer
     })
   })
 
-/** Makes a name enquiry's session `ms` old by the database's clock (the sandbox compares with now()). */
-export const ageSession = (sessionId: string, ms: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`
-      UPDATE sandbox_name_enquiries SET created_at = now() - ${ms}::float8 * interval '1 millisecond'
-      WHERE session_id = ${sessionId}`).pipe(Effect.orDie, Effect.asVoid)
+/** Makes a name enquiry's session `ms` older at the bank (the sandbox compares its time with the clock's now). */
+export const ageSession = (sessionId: string, ms: number) => ageBankSession(sessionId, ms)
 
 export const requery = (reference: string) => get(`/transactions/${reference}/status`)
 
@@ -245,7 +246,7 @@ export const ledger = Effect.map(get("/sandbox/ledger"), (r) => expectCode(r, "0
   deposits: number
 })
 
-/** Money was neither created nor lost (`conservation` over the sandbox's database); returns the totals. */
+/** Money was neither created nor lost (`conservation` over the sandbox's bank); returns the totals. */
 export const expectConserved = Effect.gen(function*() {
   const check = yield* conservation
   expect(check.problems).toEqual([])
