@@ -3,7 +3,7 @@
  */
 import { Effect, Option } from "effect"
 import { requireAccount } from "../account/Accounts.js"
-import type { Customer } from "../account/Model.js"
+import type { AccountWithCustomer, Customer } from "../account/Model.js"
 import type { Kobo } from "../shared/Money.js"
 import { requireBankAccount } from "./BankAccount.js"
 import { BalanceCache } from "./Caches.js"
@@ -26,9 +26,11 @@ export interface BankingSummary {
 }
 
 /** The profile's banking fields; none before the bank account exists. */
-export const bankingSummary = (accountId: string) =>
+export const bankingSummary = (accountId: string) => Effect.flatMap(requireAccount(accountId), bankingSummaryOf)
+
+/** `bankingSummary` of an account already read (the signed-in one): no second read. */
+export const bankingSummaryOf = (found: AccountWithCustomer) =>
   Effect.gen(function*() {
-    const found = yield* requireAccount(accountId)
     const accountNumber = found.customer.coreAccountNumber
     if (accountNumber === null) return Option.none<BankingSummary>()
     const snapshot = yield* (yield* BalanceCache).get(accountNumber)
@@ -37,4 +39,4 @@ export const bankingSummary = (accountId: string) =>
       pndActive: isPndActive(found.customer),
       balanceKobo: snapshot.ledgerBalanceKobo
     })
-  }).pipe(Effect.withSpan("Banking.bankingSummary", { attributes: { accountId } }))
+  }).pipe(Effect.withSpan("Banking.bankingSummary", { attributes: { accountId: found.account.id } }))

@@ -26,5 +26,5 @@
 export { BalanceCache, BalanceCacheLive, BalanceCacheTtl, BalanceMemo, BankingCachesLive, BankListCache, BankListCacheLive, BankListCacheTtl, banks } from "./Caches.js"
 export { type BvnIdentity, verifyBvn, type VerifyBvnInput } from "./Bvn.js"
 export { openBankAccount } from "./BankAccount.js"
-export { balance, type BankingSummary, bankingSummary, isPndActive } from "./Balance.js"
+export { balance, type BankingSummary, bankingSummary, bankingSummaryOf, isPndActive } from "./Balance.js"
 export { depositsForAccountNumber, type DepositSync, reconcileDeposits, syncDeposits, testDeposit, TestDepositPolicy } from "./Deposits.js"

@@ -3,7 +3,9 @@
  */
 import { Effect, Option } from "effect"
 import { requireAccount } from "../account/Accounts.js"
+import type { AccountWithCustomer } from "../account/Model.js"
 import { requireBankAccount } from "../banking/BankAccount.js"
+import { NoBankAccount } from "../banking/Errors.js"
 import { CoreBanking } from "../banking/CoreBanking.js"
 import type { PageRequest } from "../shared/Paging.js"
 import { TransactionNotFound } from "./Errors.js"
@@ -18,10 +20,14 @@ export const providerTransactions = (accountId: string) =>
 
 /** The customer's Transaction rows, newest first. */
 export const transactions = (accountId: string, page: PageRequest) =>
+  Effect.flatMap(requireAccount(accountId), (found) => transactionsOf(found, page))
+
+/** `transactions` for an account already read (the signed-in one): no second read. */
+export const transactionsOf = (found: AccountWithCustomer, page: PageRequest) =>
   Effect.gen(function*() {
-    const { customer } = yield* requireBankAccount(accountId)
-    return yield* (yield* TransactionRepo).listForCustomer(customer.id, page)
-  }).pipe(Effect.withSpan("Banking.transactions", { attributes: { accountId } }))
+    if (found.customer.coreAccountNumber === null) return yield* new NoBankAccount()
+    return yield* (yield* TransactionRepo).listForCustomer(found.customer.id, page)
+  }).pipe(Effect.withSpan("Banking.transactions", { attributes: { accountId: found.account.id } }))
 
 /** One Transaction row of this customer; TransactionNotFound for someone else's. */
 export const transaction = (accountId: string, transactionId: string) =>

@@ -1,19 +1,19 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Accounts, Auth, Banking, Plans } from "@app/domain"
+import { type AccountWithCustomer, Auth, Banking, Plans } from "@app/domain"
 import { Effect, Option } from "effect"
 import { Api } from "../Api.js"
 import { bankAccountHandlers } from "../banking/Handlers.js"
 import { mapDomainErrors } from "../DomainErrors.js"
 import { planView } from "../plans/Views.js"
-import { signedIn } from "../shared/Security.js"
+import { CurrentAccount, signedIn } from "../shared/Security.js"
 import { profileView } from "./Views.js"
 
 /**
  * The banking part of the profile. When the bank does not answer, the profile is still served,
  * without the balance: a slow provider must not lock customers out of their own profile.
  */
-const bankingFields = (accountId: string) =>
-  Banking.bankingSummary(accountId).pipe(
+const bankingFields = (found: AccountWithCustomer) =>
+  Banking.bankingSummaryOf(found).pipe(
     Effect.map(Option.match({
       onNone: () => ({}),
       onSome: (s) => ({
@@ -24,17 +24,16 @@ const bankingFields = (accountId: string) =>
       })
     })),
     Effect.catchTags({
-      ProviderUnknownOutcome: () => accountOnly(accountId),
-      ProviderRefused: () => accountOnly(accountId),
-      ProviderMisconfigured: () => accountOnly(accountId)
+      ProviderUnknownOutcome: () => Effect.succeed(accountOnly(found)),
+      ProviderRefused: () => Effect.succeed(accountOnly(found)),
+      ProviderMisconfigured: () => Effect.succeed(accountOnly(found))
     })
   )
 
-const accountOnly = (accountId: string) =>
-  Effect.map(Accounts.getProfile(accountId), ({ customer }) =>
-    customer.coreAccountNumber === null
-      ? {}
-      : { coreAccountNumber: customer.coreAccountNumber, pndActive: Banking.isPndActive(customer) })
+const accountOnly = ({ customer }: AccountWithCustomer) =>
+  customer.coreAccountNumber === null
+    ? {}
+    : { coreAccountNumber: customer.coreAccountNumber, pndActive: Banking.isPndActive(customer) }
 
 const customer = mapDomainErrors("Customer")
 
@@ -42,12 +41,12 @@ export const CustomerHandlers = HttpApiBuilder.group(Api, "customers", (handlers
   handlers
     .handle("me", () =>
       Effect.gen(function*() {
-        const accountId = yield* signedIn
-        const found = yield* Accounts.getProfile(accountId)
+        // the account as the authentication read it, moments ago: not read again
+        const found = yield* CurrentAccount
         const plan = yield* Plans.findPlan(found.customer.id)
         return {
           ...profileView(found),
-          ...(yield* bankingFields(accountId)),
+          ...(yield* bankingFields(found)),
           disbursementPlan: Option.match(plan, { onNone: () => null, onSome: planView })
         }
       }).pipe(customer))

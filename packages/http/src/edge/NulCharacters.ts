@@ -33,12 +33,13 @@ const parsed = (text: string): unknown => {
 export const rejectNulCharacters = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const refuse = failureResponse(validationFailure(apiObjectForUrl(request.url), {}, [NUL_MESSAGE]))
-    if (/%00/i.test(request.url) || request.url.includes("\u0000")) return refuse
+    // built only when sent: this runs on every request
+    const refuse = () => failureResponse(validationFailure(apiObjectForUrl(request.url), {}, [NUL_MESSAGE]))
+    if (/%00/i.test(request.url) || request.url.includes("\u0000")) return refuse()
     if ((request.headers["content-type"] ?? "").includes("json")) {
       // a body that cannot be read (too large, cut off) fails the same way in its handler
       const text = yield* Effect.orElseSucceed(request.text, () => "")
-      if (text.includes("\u0000") || (/\\u0000/i.test(text) && hasNul(parsed(text)))) return refuse
+      if (text.includes("\u0000") || (/\\u0000/i.test(text) && hasNul(parsed(text)))) return refuse()
     }
     return yield* app
   })

@@ -3,7 +3,7 @@ import { Reports, Transactions } from "@app/domain"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
-import { signedIn } from "../shared/Security.js"
+import { CurrentAccount, signedIn } from "../shared/Security.js"
 import { csvResponse } from "./Csv.js"
 import { reportView, transactionPageView, transactionView } from "./Views.js"
 
@@ -12,7 +12,8 @@ const transactions = mapDomainErrors("Transaction")
 export const TransactionHandlers = HttpApiBuilder.group(Api, "transactions", (handlers) =>
   handlers
     .handle("list", ({ urlParams }) =>
-      Effect.flatMap(signedIn, (accountId) => Transactions.transactions(accountId, urlParams)).pipe(
+      // the account as the authentication read it, moments ago: not read again
+      Effect.flatMap(CurrentAccount, (found) => Transactions.transactionsOf(found, urlParams)).pipe(
         Effect.map(transactionPageView),
         transactions
       ))
