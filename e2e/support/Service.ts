@@ -1,4 +1,8 @@
-/** Starts the real service (the `npm start` entry point) as a child process on a free port. */
+/**
+ * Starts the real service (the `npm start` entry point) as a child process on a free port: the
+ * compiled JavaScript production runs (build/*.mjs, built once before the tests by the globalSetup
+ * of vitest.e2e.config.ts), not the TypeScript sources.
+ */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { createRequire } from "node:module"
@@ -29,10 +33,30 @@ export interface Running {
   readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
 }
 
-/** Spawns `node --import tsx <entry>` in the repository root with extra environment. */
+/** The build of each runnable's source entry point (scripts/build.mjs). */
+const BUILT: Record<string, string> = {
+  "packages/runtime/src/start.ts": "build/start.mjs",
+  "packages/runtime/src/http.ts": "build/http.mjs",
+  "packages/runtime/src/scheduler.ts": "build/scheduler.mjs",
+  "packages/cli/src/main.ts": "build/cli.mjs",
+  "packages/sandbox/src/main.ts": "build/sandbox.mjs"
+}
+
+/**
+ * The command line of a runnable named by its source entry point: `node --enable-source-maps
+ * build/<name>.mjs` (as the npm scripts run it); any other entry point runs from source (tsx).
+ */
+export const nodeArgs = (entry: string): Array<string> => {
+  const built = BUILT[entry]
+  if (built === undefined) return ["--import", "tsx", entry]
+  if (!fs.existsSync(path.join(root, built))) throw new Error(`${built} is missing: run npm run build (the e2e globalSetup does)`)
+  return ["--enable-source-maps", built]
+}
+
+/** Spawns the runnable of `entry` (see `nodeArgs`) in the repository root with extra environment. */
 export const spawnEntry = (entry: string, env: Record<string, string>): Running => {
   let output = ""
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+  const child = spawn(process.execPath, nodeArgs(entry), {
     cwd: root,
     // several processes run side by side: none takes the default metrics port unless a test says so
     env: { ...process.env, METRICS_PORT: "0", ...env },
