@@ -25,6 +25,8 @@ import {
 } from "@app/domain"
 import { Context, Duration, Effect, FiberRef, Layer, Option } from "effect"
 import { randomInt } from "node:crypto"
+import { readdirSync, readFileSync } from "node:fs"
+import { createServer as createNetServer } from "node:net"
 import { performance } from "node:perf_hooks"
 import { PGlite } from "@electric-sql/pglite"
 
@@ -325,3 +327,75 @@ export const makeFundedCustomer = (i: number, passwordHash: string, depositKobo:
     yield* repo.markFirstDeposit(accountId, new Date(), new Date())
     return { accountId, customerId, accountNumber: opened.accountNumber } satisfies FundedCustomer
   })
+
+// ---------------------------------------------------------------------------------------------
+// Processes: a free loopback port, and CPU counters from Linux /proc (bench/api.ts)
+// ---------------------------------------------------------------------------------------------
+
+/** A TCP port free on 127.0.0.1 right now. */
+export const freeLoopbackPort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createNetServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+/** USER_HZ: /proc reports CPU time in clock ticks of 1/100 s on Linux */
+const PROC_TICK_MS = 10
+
+const readProcText = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, "utf8")
+  } catch {
+    return undefined
+  }
+}
+
+/** CPU time (user + system) of one process, ms; undefined once it is gone. */
+export const processCpuMs = (pid: number): number | undefined => {
+  const stat = readProcText(`/proc/${pid}/stat`)
+  if (stat === undefined) return undefined
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * PROC_TICK_MS
+}
+
+/**
+ * CPU time of the processes named `postgres` (a local server's backends), ms by pid; with
+ * `database`, only the backends connected to it (a backend's title names its database:
+ * `postgres: 15/main: user database host(port) state`).
+ */
+export const postgresCpuSnapshot = (database?: string): ReadonlyMap<number, number> => {
+  const cpu = new Map<number, number>()
+  for (const entry of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(entry)) continue
+    const stat = readProcText(`/proc/${entry}/stat`)
+    if (stat === undefined || !stat.includes("(postgres)")) continue
+    if (database !== undefined && !(readProcText(`/proc/${entry}/cmdline`) ?? "").includes(` ${database} `)) continue
+    const ms = processCpuMs(Number(entry))
+    if (ms !== undefined) cpu.set(Number(entry), ms)
+  }
+  return cpu
+}
+
+/**
+ * The CPU time those processes used since `before` (a process started since counts from zero; one
+ * that exited since is left out: never negative, possibly short), ms.
+ */
+export const postgresCpuSince = (before: ReadonlyMap<number, number>, database?: string): number => {
+  let total = 0
+  for (const [pid, ms] of postgresCpuSnapshot(database)) total += Math.max(0, ms - (before.get(pid) ?? 0))
+  return total
+}
+
+/** Busy and total CPU time of the whole machine (all cores), ms. */
+export const machineCpuMs = (): { readonly busy: number; readonly total: number } => {
+  const line = (readProcText("/proc/stat") ?? "cpu 0 0 0 0").split("\n")[0]!
+  const v = line.trim().split(/\s+/).slice(1, 9).map(Number)
+  const total = v.reduce((a, b) => a + b, 0)
+  const idle = (v[3] ?? 0) + (v[4] ?? 0)
+  return { busy: (total - idle) * PROC_TICK_MS, total: total * PROC_TICK_MS }
+}
