@@ -16,11 +16,11 @@
  * it the planner sees the tables as they were before the bulk insert, and PGlite never analyzes).
  *
  * The bank: `packages/sandbox/src/main.ts` (what `npm run sandbox` runs) started as a child process
- * (`node --import tsx`) on a free loopback port, with SANDBOX_LATENCY_MS, its own PGlite in a
+ * (`node --import tsx`) on a free loopback port, with SANDBOX_LATENCY_MS, its journal in a
  * temporary SANDBOX_DATA_DIR, no webhook, and this service's CORE_BANKING_TOKEN; the service reaches
  * it through the real HTTP adapter as CORE_BANKING_URL would. So the 2 cores are split: this process
  * runs the service (job, saga, repositories, and the database when it is PGlite), the child runs the
- * bank. `--bank inprocess` runs the sandbox in this process over the service's database instead (as
+ * bank. `--bank inprocess` runs the sandbox in this process instead, its bank in memory (as
  * bench:transfers does). There is no runtime latency setting in the sandbox, so setup runs at the
  * same latency, with --setup-concurrency.
  *
@@ -42,7 +42,7 @@
  * Checks (exit 1 unless all pass): N instalments, all cycle 0 and paid, each linked to a confirmed
  * disbursement of its plan; N disbursements, all confirmed, none twice for a plan; every plan moved
  * to cycle 1 and released; at the bank, N transfers out of N × 50 000 kobo and the books balance
- * (`conservation`).
+ * (`conservation`: asked of the running bank, GET /sandbox/conservation, before it is stopped).
  *
  * The bound: min(concurrency, permits) / (provider calls per payout × latency) payouts/s, what the
  * provider's latency allows if nothing else took time; the goal is measured / bound ≥ 0.5.
@@ -50,9 +50,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { AppConfig, adaptersLayer, loadAppConfig } from "@app/adapters"
-import { pgLayer, pgliteLayer } from "@app/adapters/sql/Database"
+import { pgLayer } from "@app/adapters/sql/Database"
 import { CoreBanking, Ids, PasswordHasher, Plan, PlanRepo, Plans, PlanSchedule } from "@app/domain"
-import { conservation, SandboxServer, sandboxServerLayer } from "@app/sandbox"
+import { conservation, type ConservationCheck, SandboxBank, SandboxBankInMemory, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import { Cause, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
@@ -84,6 +84,7 @@ import {
   snapshot,
   SqlLive
 } from "./support.js"
+import { installPgStatementStats } from "./statements.js"
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -120,6 +121,7 @@ const SANDBOX_MAIN = path.join(ROOT, "packages/sandbox/src/main.ts")
 
 // Diagnostic only: the statements of the service's PGlite (and of the bank's, with --bank inprocess).
 installPgliteStatementStats()
+installPgStatementStats()
 
 // ---------------------------------------------------------------------------------------------
 // Operating-system counters (Linux /proc), for the profile
@@ -281,7 +283,7 @@ const startBank = async (options: { readonly latencyMs: number; readonly token: 
   return bank
 }
 
-/** SIGTERM (the bank closes its database), SIGKILL after 15 s. */
+/** SIGTERM (the bank closes its journal), SIGKILL after 15 s. */
 const stopBank = async (bank: BankProcess) => {
   if (!running(bank.child)) return
   const exited = once(bank.child, "exit")
@@ -357,22 +359,29 @@ const serviceChecks = Effect.gen(function*() {
   return { ...v, problems }
 })
 
-/** The bank's side: N transfers out of one instalment each, and its books balance. */
-const bankChecks = Effect.gen(function*() {
-  const books = yield* conservation
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, string | number>>`
-    SELECT count(*) AS transfers_out, coalesce(sum(amount), 0) AS paid_out
-    FROM sandbox_operations WHERE kind = 'transfer' AND money_out`
-  const transfersOut = count(rows[0]?.["transfersOut"])
-  const paidOut = BigInt(rows[0]?.["paidOut"] ?? 0)
+/**
+ * The bank's side: N transfers out of one instalment each, and its books balance (`conservation`
+ * also checks that paidOut is the sum of the transfers whose money is out).
+ */
+const bankChecks = (books: ConservationCheck) => {
+  const paidOut = BigInt(books.ledger.paidOut)
   const problems = [...books.problems]
-  if (transfersOut !== N) problems.push(`${transfersOut} transfers out at the bank, expected ${N}`)
+  if (books.transfersOut !== N) problems.push(`${books.transfersOut} transfers out at the bank, expected ${N}`)
   if (paidOut !== INSTALMENT_KOBO * BigInt(N)) problems.push(`${paidOut} kobo paid out at the bank, expected ${INSTALMENT_KOBO * BigInt(N)}`)
-  return { ok: books.ok && problems.length === 0, ledger: books.ledger, transfersOut, problems }
-})
+  return { ok: books.ok && problems.length === 0, ledger: books.ledger, transfersOut: books.transfersOut, problems }
+}
 
-type BankCheck = Effect.Effect.Success<typeof bankChecks>
+type BankCheck = ReturnType<typeof bankChecks>
+
+/** The bank in its own process, asked over HTTP (GET /sandbox/conservation) while it runs. */
+const bankChecksOverHttp = async (bank: BankProcess, token: string): Promise<BankCheck> => {
+  const response = await fetch(`${bank.baseUrl}/sandbox/conservation`, { headers: { authorization: `Bearer ${token}` } })
+  const body = (await response.json()) as { readonly responseCode?: string; readonly data?: ConservationCheck }
+  if (!response.ok || body.responseCode !== "00" || body.data === undefined) {
+    throw new Error(`GET /sandbox/conservation answered HTTP ${response.status}: ${JSON.stringify(body)}`)
+  }
+  return bankChecks(body.data)
+}
 
 // ---------------------------------------------------------------------------------------------
 // Setup and run
@@ -543,7 +552,10 @@ const program = (bootStart: number, bankPid: number | undefined) =>
              extract(epoch FROM updated_at) * 1000 AS done_at
       FROM transactions WHERE purpose = 'disbursement' AND status = 'confirmed'`
     const service = yield* serviceChecks
-    const bankInProcess = bankPid === undefined ? Option.some(yield* bankChecks) : Option.none<BankCheck>()
+    const inProcessBank = bankPid === undefined ? yield* Effect.serviceOption(SandboxBank) : Option.none()
+    const bankInProcess = Option.isSome(inProcessBank)
+      ? Option.some(bankChecks(yield* Effect.provideService(conservation, SandboxBank, inProcessBank.value)))
+      : Option.none<BankCheck>()
 
     return {
       database: Option.isSome(config.databaseUrl) ? "PostgreSQL (DATABASE_URL, fresh database)" : "PGlite in memory",
@@ -597,11 +609,13 @@ const report = (r: Results, bank: BankCheck, bankPeakMiB: number | undefined) =>
   const t1 = r.doneAt[Math.floor(r.doneAt.length * 0.9)]
   const steady = t0 !== undefined && t1 !== undefined && t1 > t0 ? (Math.floor(r.doneAt.length * 0.9) - Math.floor(r.doneAt.length * 0.1)) / ((t1 - t0) / 1000) : NaN
   const batches = r.claims.filter((c) => c.size > 0)
+  const db = r.drainDb
+  const dbN = db.service.n + db.sandbox.n + db.control.n
 
   lines.push("== bench:payouts ==")
   lines.push(
     `database               ${r.database}; bank ${
-      BANK_MODE === "process" ? "in its own process (sandbox main, PGlite)" : "in-process over the service's database"
+      BANK_MODE === "process" ? "in its own process (sandbox main, journal in a temporary directory)" : "in-process (bank in memory)"
     } via HttpCoreBanking (undici), ${PERMITS} permits`
   )
   lines.push(`N                      ${N} plans, cycle 0 of each due (${INSTALMENT_KOBO} kobo)`)
@@ -651,6 +665,11 @@ const report = (r: Results, bank: BankCheck, bankPeakMiB: number | undefined) =>
     }`
   )
 
+  lines.push(
+    `per payout             service CPU ${ms(r.serviceCpuMs / N)} (goal ≤ 5 ms)${
+      dbN > 0 ? `; database statements ${(dbN / N).toFixed(1)} (goal ≤ 15, BEGIN/COMMIT included)` : ""
+    }${r.bankCpuMs === undefined || portCalls === 0 ? "" : `; bank CPU ${ms(r.bankCpuMs / portCalls)} per provider call (goal ≤ 0.5 ms)`}`
+  )
   lines.push("-- diagnostics (drain) --")
   const cores = r.machine.total > 0 ? (r.machine.total / r.wallMs) : NaN
   // CPU of everything else on the machine (another benchmark or test run skews the numbers)
@@ -677,12 +696,12 @@ const report = (r: Results, bank: BankCheck, bankPeakMiB: number | undefined) =>
     )
     lines.push(`  claim query, in order  ${batches.slice(0, 40).map((c) => c.ms.toFixed(0)).join(" ")} ms`)
   }
-  const db = r.drainDb
-  const dbN = db.service.n + db.sandbox.n + db.control.n
   if (dbN > 0) {
     const all = db.service.ms + db.sandbox.ms + db.control.ms
     lines.push(
-      `PGlite statements      ${(dbN / N).toFixed(1)}/payout, ${ms(all / N)}/payout on the main thread (service ${(db.service.n / N).toFixed(1)} = ${
+      `statements             ${(dbN / N).toFixed(1)}/payout, ${ms(all / N)}/payout ${
+        r.database.startsWith("PGlite") ? "on the main thread" : "round trip"
+      } (service ${(db.service.n / N).toFixed(1)} = ${
         ms(db.service.ms / N)
       }, sandbox ${(db.sandbox.n / N).toFixed(1)} = ${ms(db.sandbox.ms / N)}, BEGIN/COMMIT ${(db.control.n / N).toFixed(1)} = ${
         ms(db.control.ms / N)
@@ -752,7 +771,9 @@ const main = async (): Promise<number> => {
               slowTransferDelayMs: c.coreBankingTimeoutMs + 1_000,
               webhook: Option.none()
             }))
-        ))
+        )),
+        // the bank (in memory) stays in context: the checks read its books
+        Layer.provideMerge(SandboxBankInMemory)
       )
     const MainLive = ProviderLive.pipe(
       Layer.provideMerge(adaptersLayer(SqlLive)),
@@ -770,12 +791,10 @@ const main = async (): Promise<number> => {
     let bankCheck: BankCheck
     let bankPeak: number | undefined
     if (bank !== undefined) {
+      // the bank's books, asked of the running bank
+      bankCheck = await bankChecksOverHttp(bank, Redacted.value(config.coreBankingToken))
       bankPeak = peakRssMiB(bank.pid)
       await stopBank(bank)
-      // the bank's books, read from its data directory now that it is closed
-      bankCheck = await Effect.runPromise(
-        bankChecks.pipe(Effect.provide(pgliteLayer(bank.dataDir)), Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)))
-      )
     } else {
       bankCheck = Option.getOrThrow(results.bankInProcess)
     }

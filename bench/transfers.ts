@@ -5,7 +5,7 @@
  *   (also --setup-concurrency, default 64, and --permits: the adapter's maxConcurrency, default 16)
  *
  * The real layers: the SQL repositories (`adaptersLayer`) on an in-memory PGlite (or DATABASE_URL),
- * the sandbox bank on a loopback port over the same database (as `CoreBankingLive` starts it, with
+ * the sandbox bank on a loopback port with its bank in memory (as `CoreBankingLive` starts it, with
  * its latency, but without the deposit webhook: there is no API server here to receive it), reached
  * through the real HTTP adapter (`HttpCoreBanking`, default `maxConcurrency` permits) over undici,
  * and the domain's balance/bank-list caches. The use cases are called directly (no HTTP API).
@@ -25,7 +25,7 @@
 import { AppConfig, adaptersLayer } from "@app/adapters"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
 import { CoreBanking, PasswordHasher, TransferRepo, Transfers } from "@app/domain"
-import { conservation, SandboxServer, sandboxServerLayer } from "@app/sandbox"
+import { conservation, SandboxBankInMemory, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import { Cause, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { performance } from "node:perf_hooks"
@@ -74,7 +74,7 @@ installPgliteStatementStats()
 
 const ConfigLive = benchConfigLayer({ sandboxLatencyMs: LATENCY_MS })
 
-/** The in-process sandbox bank (its migrations run on the service's database), no webhook. */
+/** The in-process sandbox bank (its bank in memory, exposed for `conservation`), no webhook. */
 const SandboxLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     sandboxServerLayer({
@@ -84,7 +84,7 @@ const SandboxLive = Layer.unwrapEffect(
       slowTransferDelayMs: config.coreBankingTimeoutMs + 1_000,
       webhook: Option.none()
     }))
-)
+).pipe(Layer.provideMerge(SandboxBankInMemory))
 
 /** The real HTTP adapter towards the sandbox, its port services instrumented, with the domain caches. */
 const ProviderLive = instrumentedProviderLayer(Effect.map(SandboxServer, (sandbox) => sandbox.baseUrl), PERMITS)
