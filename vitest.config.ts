@@ -10,6 +10,8 @@ export default defineConfig({
     include: ["packages/*/test/**/*.test.ts"],
     // browser tests boot the service and Chromium: their own run (npm run test:browser)
     exclude: ["**/node_modules/**", "**/*.browser.test.ts"],
+    // the operator CLI's tests run it as operators do: the compiled build/cli.mjs of these sources
+    globalSetup: ["scripts/build.mjs"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -1,7 +1,8 @@
 /**
- * The operator CLI as an operator runs it: real processes (`node --import tsx packages/cli/src/main.ts`)
- * against a data directory with PGlite, or a fresh PostgreSQL database when TEST_DATABASE_URL is set,
- * seeded beforehand through the repositories; their output and exit codes.
+ * The operator CLI as an operator runs it: real processes (`node build/cli.mjs`, what `npm run cli`
+ * runs; vitest's globalSetup builds it from the current sources) against a data directory with
+ * PGlite, or a fresh PostgreSQL database when TEST_DATABASE_URL is set, seeded beforehand through
+ * the repositories; their output and exit codes.
  */
 import { AppConfigTest } from "@app/adapters"
 import { adaptersLayer } from "@app/adapters/Live"
@@ -86,7 +87,7 @@ const cli = (...args: Array<string>) => runCli(args, {})
 /** `input`, when given, is written to the command's stdin (then closed). */
 const runCli = (args: ReadonlyArray<string>, extraEnv: Record<string, string>, input?: string) =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "packages/cli/src/main.ts", ...args], {
+    const child = spawn(process.execPath, ["--enable-source-maps", "build/cli.mjs", ...args], {
       cwd: root,
       env: { ...process.env, ...env, ...extraEnv },
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"]
