@@ -82,6 +82,7 @@ import {
   runTag,
   secs,
   snapshot,
+  pgliteDescription,
   SqlLive
 } from "./support.js"
 import { installPgStatementStats } from "./statements.js"
@@ -558,7 +559,7 @@ const program = (bootStart: number, bankPid: number | undefined) =>
       : Option.none<BankCheck>()
 
     return {
-      database: Option.isSome(config.databaseUrl) ? "PostgreSQL (DATABASE_URL, fresh database)" : "PGlite in memory",
+      database: Option.isSome(config.databaseUrl) ? "PostgreSQL (DATABASE_URL, fresh database)" : pgliteDescription,
       bootMs,
       setupMs,
       setupCalls,

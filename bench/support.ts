@@ -25,7 +25,11 @@ import {
 } from "@app/domain"
 import { Context, Duration, Effect, FiberRef, Layer, Option } from "effect"
 import { randomInt } from "node:crypto"
-import { readdirSync, readFileSync } from "node:fs"
+import { readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtemp } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import { seedFromTemplate, templateDatabase } from "@app/runtime/TemplateCopy"
 import { createServer as createNetServer } from "node:net"
 import { performance } from "node:perf_hooks"
 import { PGlite } from "@electric-sql/pglite"
@@ -164,10 +168,27 @@ export const benchConfigLayer = (overrides: Partial<AppConfigShape>) =>
   )
 
 /** PostgreSQL when the configuration has a database URL, else an in-memory PGlite. */
+/**
+ * The service's database as the embedded default has it: PGlite in a (temporary) data directory
+ * seeded from the build's template database (`npm run build` makes it; packages/runtime
+ * TemplateCopy.ts), as `npm start` on an empty DATA_DIR does. Without a template: PGlite in
+ * memory, started by initdb (whose memory the WebAssembly heap keeps: some 600 MiB more RSS).
+ */
+export let pgliteDescription = "PGlite in memory (initdb)"
+
+const benchPgliteDir = async (): Promise<string | undefined> => {
+  if (templateDatabase() === undefined) return undefined
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), "bench-pglite-")), "pglite")
+  if (!(await seedFromTemplate(dir))) return undefined
+  pgliteDescription = `PGlite in ${dir} (from the build's template)`
+  process.on("exit", () => rmSync(path.dirname(dir), { recursive: true, force: true }))
+  return dir
+}
+
 export const SqlLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     Option.match(config.databaseUrl, {
-      onNone: () => pgliteLayer(undefined),
+      onNone: () => Layer.unwrapEffect(Effect.map(Effect.promise(benchPgliteDir), pgliteLayer)),
       onSome: pgLayer
     }))
 )

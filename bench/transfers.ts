@@ -46,8 +46,10 @@ import {
   resetDbStats,
   secs,
   snapshot,
+  pgliteDescription,
   SqlLive
 } from "./support.js"
+import { installPgStatementStats } from "./statements.js"
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -67,6 +69,7 @@ const PERMITS = intArg("permits", HttpCoreBanking.CoreBankingHttpDefaults.maxCon
 
 // Diagnostic only: every statement PGlite runs (ours and the sandbox's share the one instance).
 installPgliteStatementStats()
+installPgStatementStats()
 
 // ---------------------------------------------------------------------------------------------
 // Layers
@@ -158,7 +161,7 @@ const program = (bootStart: number) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const bootMs = performance.now() - bootStart
-    const database = Option.isSome(config.databaseUrl) ? "PostgreSQL (DATABASE_URL)" : "PGlite in memory"
+    const database = Option.isSome(config.databaseUrl) ? "PostgreSQL (DATABASE_URL)" : pgliteDescription
 
     // ---- setup ---------------------------------------------------------------------------------
     const setupStart = performance.now()
@@ -253,11 +256,13 @@ const program = (bootStart: number) =>
     lines.push(
       `db probe (SELECT 1)    p50 ${ms(percentile(probeSorted, 50))}, p90 ${ms(percentile(probeSorted, 90))}, p99 ${ms(percentile(probeSorted, 99))} (${probeSorted.length} samples)`
     )
-    if (Option.isNone(config.databaseUrl)) {
+    {
       const all = transferDb.service.ms + transferDb.sandbox.ms + transferDb.control.ms
       const n = transferDb.service.n + transferDb.sandbox.n + transferDb.control.n
       lines.push(
-        `PGlite statements      ${(n / N).toFixed(1)}/transfer, ${ms(all / N)}/transfer on the main thread (service ${
+        `statements             ${(n / N).toFixed(1)}/transfer, ${ms(all / N)}/transfer ${
+          Option.isNone(config.databaseUrl) ? "on the main thread" : "round trip"
+        } (service ${
           (transferDb.service.n / N).toFixed(1)
         } = ${ms(transferDb.service.ms / N)}, sandbox ${(transferDb.sandbox.n / N).toFixed(1)} = ${ms(transferDb.sandbox.ms / N)}, BEGIN/COMMIT ${
           (transferDb.control.n / N).toFixed(1)
