@@ -23,8 +23,6 @@ import {
 } from "@opentelemetry/sdk-trace-base"
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { MetricsServer } from "./Prometheus.js"
-import { GaugeSamplerLive } from "./Sampler.js"
 import { RedactingSpanExporter } from "./SpanRedaction.js"
 
 export interface TracingOptions {
@@ -75,10 +73,4 @@ export const TracingLive = (serviceName: string): Layer.Layer<never, never, AppC
       }))
   )
 
-/** The metrics endpoint on METRICS_PORT and the gauge sampler; nothing when METRICS_PORT=0. */
-export const MetricsLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Option.isNone(config.metricsPort)
-      ? Layer.empty
-      : Layer.merge(MetricsServer(config.metricsPort), GaugeSamplerLive))
-)
+// The metrics endpoint (`MetricsLive`) is in MetricsLive.ts: it must load without OpenTelemetry.
