@@ -59,7 +59,6 @@ import { once } from "node:events"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
 import { mkdtemp, rm } from "node:fs/promises"
-import { createServer } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import * as path from "node:path"
 import { performance } from "node:perf_hooks"
@@ -70,6 +69,7 @@ import {
   dbProbe,
   dbShapes,
   dbStats,
+  freeLoopbackPort,
   httpStats,
   installPgliteStatementStats,
   instrumentedProviderLayer,
@@ -220,21 +220,10 @@ interface BankProcess {
   readonly output: Array<string>
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-
 const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null
 
 const startBank = async (options: { readonly latencyMs: number; readonly token: string; readonly timeoutMs: number }) => {
-  const port = await freePort()
+  const port = await freeLoopbackPort()
   const dataDir = await mkdtemp(path.join(tmpdir(), "bench-payouts-bank-"))
   const child = spawn(process.execPath, ["--import", "tsx", SANDBOX_MAIN], {
     cwd: ROOT,

@@ -27,25 +27,16 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import * as http from "node:http"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
+import { argValue, freeLoopbackPort, processCpuMs } from "./support.js"
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
 // ---------------------------------------------------------------------------------------------
 
-const argValue = (name: string): string | undefined => {
-  const argv = process.argv.slice(2)
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!
-    if (a === `--${name}`) return argv[i + 1]
-    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3)
-  }
-  return undefined
-}
 
 const numArg = (name: string, fallback: number, min: number, integer = true): number => {
   const raw = argValue(name)
@@ -102,31 +93,13 @@ const COMMAND = useBuild ? [BUILD_MAIN] : ["--import", "tsx", SOURCE_MAIN]
 // The bank process
 // ---------------------------------------------------------------------------------------------
 
-/** USER_HZ: /proc reports CPU time in clock ticks of 1/100 s on Linux */
-const TICK_MS = 10
-
-const cpuMs = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  // the fields after the command name (which may hold spaces) start at state (field 3)
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS // utime (14), stime (15)
-}
+/** CPU time (user + system) of the bank process, ms (support.ts `processCpuMs`). */
+const cpuMs = (pid: number): number => processCpuMs(pid) ?? NaN
 
 const statusKiB = (pid: number, field: "VmHWM" | "VmRSS"): number => {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))
   return match === null ? NaN : Number(match[1])
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 interface Bank {
   readonly child: ChildProcess
@@ -316,7 +289,7 @@ const books = async (when: string): Promise<Totals> => {
 
 const main = async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "bench-sandbox-"))
-  port = await freePort()
+  port = await freeLoopbackPort()
   const results: Array<Phase> = []
   try {
     console.log(
