@@ -207,6 +207,43 @@ describe("a crash or unknown outcome at every provider call, then recovery from 
     })))
 })
 
+describe("journal writes: an outcome is journaled with the next write, never lost", () => {
+  /** Runs `self` counting the journal writes (TransferRepo.update) it makes. */
+  const countingWrites = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    Effect.gen(function*() {
+      const repo = yield* TransferRepo
+      const writes = yield* Ref.make(0)
+      const result = yield* Effect.provideService(self, TransferRepo, {
+        ...repo,
+        update: (claim, patch, now) => Effect.zipRight(Ref.update(writes, (n) => n + 1), repo.update(claim, patch, now))
+      })
+      return { result, writes: yield* Ref.get(writes) }
+    })
+
+  it.effect("a payout the bank answers at once: four writes (after the PND lift, before the debit, before the transfer, final)", () =>
+    withTransfers(Effect.gen(function*() {
+      const { transfer, accountNumber } = yield* setup("0123450001")
+      const { result, writes } = yield* countingWrites(Transfers.drive(transfer))
+      expect(result).toMatchObject({ status: "confirmed", pndLifted: true, lienPlaced: true, debitState: "applied", transferState: "successful", restored: true })
+      expect(writes).toBe(4)
+      yield* expectSettled(accountNumber, "delivered")
+    })))
+
+  it.effect("no answer to the lien's removal after a successful transfer: the transfer's success is journaled before the driver stops", () =>
+    withTransfers(Effect.gen(function*() {
+      const { transfer, accountNumber } = yield* setup("0123450001")
+      yield* FakeBank.failNext("removeLien", FakeBank.unknown("removeLien"))
+      const first = yield* Transfers.drive(transfer)
+      // not left "attempted" (which recovery would requery): the deferred outcome was written
+      expect(first).toMatchObject({ status: "pending", debitState: "applied", transferState: "successful", restored: false })
+      expect((yield* statusOf(transfer.id)).transferState).toBe("successful")
+      yield* TestClock.adjust(Duration.sum(Transfers.LEASE, Duration.seconds(1)))
+      expect(yield* Transfers.processDue()).toMatchObject({ claimed: 1, confirmed: 1 })
+      expect(yield* FakeBank.calls("transfer")).toBe(1)
+      yield* expectSettled(accountNumber, "delivered")
+    })))
+})
+
 describe("a driver that died after restoring the account but before writing the final status", () => {
   it.effect("is finished by recovery (confirmed), with nothing moved again", () =>
     withTransfers(Effect.gen(function*() {
