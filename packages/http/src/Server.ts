@@ -12,6 +12,7 @@ import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { Api } from "./Api.js"
 import { ErrorEnvelopeMiddleware, rejectOversizedBodies } from "./ErrorMiddleware.js"
+import { holdEarlyRequests } from "./edge/EarlyRequests.js"
 import { requestTimeout } from "./edge/RequestTimeout.js"
 import { securityHeaders } from "./edge/SecurityHeaders.js"
 import { correlate } from "./edge/Correlation.js"
@@ -138,7 +139,10 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
   Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: Number.MAX_SAFE_INTEGER }))
 )
 
-/** Node's HTTP server on PORT. */
+/**
+ * Node's HTTP server on PORT. It listens before the API's handler is attached; a request accepted
+ * in between waits for it (edge/EarlyRequests.ts) instead of going unanswered.
+ */
 export const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port }))
+  Effect.map(AppConfig, (config) => NodeHttpServer.layer(() => holdEarlyRequests(createServer()), { port: config.port }))
 )
