@@ -150,6 +150,27 @@ describe("freeze", () => {
       expect(alert!.message).toMatch(/unfrozen while the bank was freezing .* \(freeze reference \S+\): lift that freeze at the bank/)
     })))
 
+  it.effect("the status changed after it was read (closed meanwhile): refused on the status it has now; no freeze, no audit, no bank call", () =>
+    withFreezes(Effect.gen(function*() {
+      const ada = yield* fundedAda(500_000n)
+      const repo = yield* AccountRepo
+      // what freeze reads first is the customer as they were; by its unit of work they are closed
+      const stale = yield* repo.findByCustomerId(ada.customerId)
+      yield* repo.transitionStatus(ada.accountId, "active", "closed", new Date(0))
+      const armed = yield* Ref.make(true)
+      const staleOnce = Layer.succeed(AccountRepo, {
+        ...repo,
+        findByCustomerId: (id: string) =>
+          Effect.flatMap(Ref.getAndSet(armed, false), (first) => (first ? Effect.succeed(stale) : repo.findByCustomerId(id)))
+      })
+      const refusal = yield* Effect.flip(Freezes.freeze(ADMIN, ada.customerId, "possible account takeover").pipe(Effect.provide(staleOnce)))
+      expect(refusal).toMatchObject({ _tag: "CustomerNotFreezable", status: "closed" })
+      expect(yield* statusOf(ada.accountId)).toBe("closed")
+      expect(yield* actions).not.toContain("customer.freeze")
+      expect((yield* FakeBank.account(ada.accountNumber)).frozen).toBe(false)
+      expect(yield* FakeBank.calls("freeze")).toBe(0)
+    })))
+
   it.effect("refusals: a role without the permission, an unknown customer, a closed one, unfreezing an active one", () =>
     withFreezes(Effect.gen(function*() {
       const ada = yield* fundedAda(100_000n)

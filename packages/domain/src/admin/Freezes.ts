@@ -232,7 +232,16 @@ export const freeze = (actor: StaffMember, customerId: string, reason: string) =
         liftedBy: null
       })
       yield* freezes.insert(record)
-      if (status !== "suspended") yield* (yield* AccountRepo).transitionStatus(found.account.id, status, "suspended", at)
+      const accounts = yield* AccountRepo
+      if (status !== "suspended") yield* accounts.transitionStatus(found.account.id, status, "suspended", at)
+      // The status was read before this unit of work: if it changed since (a closure, a PIN
+      // lockout lifted…), the transition above did nothing and the record's previousStatus (what an
+      // unfreeze restores) is stale. Read it again here, after our own write, and refuse on the
+      // status it has now: the freeze record and everything else above roll back.
+      const current = Option.map(yield* accounts.findByCustomerId(customerId), (c) => c.customer.customerStatus)
+      if (Option.isNone(current) || current.value !== "suspended") {
+        return yield* new CustomerNotFreezable({ status: Option.getOrElse(current, () => status) })
+      }
       yield* (yield* RefreshTokenRepo).revokeAllForAccount(found.account.id, at)
       yield* Audit.record({
         actorKind: "staff",
