@@ -12,6 +12,7 @@ import * as MovementAudit from "../src/admin/MovementAudit.js"
 import { activeStaff as staff } from "./support/StaffFixtures.js"
 import * as Audit from "../src/admin/Audit.js"
 import { AccountRepo } from "../src/account/Ports.js"
+import { UnitOfWork } from "../src/shared/Ports.js"
 import * as Auth from "../src/auth/index.js"
 import * as Transfers from "../src/transfers/index.js"
 import { AlertStore, FakeBank } from "./support/InMemory.js"
@@ -169,6 +170,29 @@ describe("freeze", () => {
       expect(yield* actions).not.toContain("customer.freeze")
       expect((yield* FakeBank.account(ada.accountNumber)).frozen).toBe(false)
       expect(yield* FakeBank.calls("freeze")).toBe(0)
+    })))
+
+  it.effect("a change committed just before its unit of work (verified → active): frozen from the status it has then, which the unfreeze restores", () =>
+    withFreezes(Effect.gen(function*() {
+      const ada = yield* fundedAda(500_000n)
+      const repo = yield* AccountRepo
+      yield* repo.transitionStatus(ada.accountId, "active", "verified", new Date(0))
+      // another request (a first deposit) commits verified → active as the freeze's unit of work begins
+      const uow = yield* UnitOfWork
+      const armed = yield* Ref.make(true)
+      const changedFirst = Layer.succeed(UnitOfWork, UnitOfWork.of({
+        atomically: (effect) =>
+          Effect.zipRight(
+            Effect.flatMap(Ref.getAndSet(armed, false), (first) =>
+              first ? repo.transitionStatus(ada.accountId, "verified", "active", new Date(0)) : Effect.void),
+            uow.atomically(effect)
+          )
+      }))
+      const out = yield* Freezes.freeze(ADMIN, ada.customerId, "possible account takeover").pipe(Effect.provide(changedFirst))
+      expect(out).toMatchObject({ frozen: true, customerStatus: "suspended" })
+      expect(yield* statusOf(ada.accountId)).toBe("suspended")
+      expect((yield* AuditRows.all).find((r) => r.action === "customer.freeze")?.before).toEqual({ customerStatus: "active" })
+      expect(yield* Freezes.unfreeze(ADMIN, ada.customerId)).toMatchObject({ customerStatus: "active" })
     })))
 
   it.effect("refusals: a role without the permission, an unknown customer, a closed one, unfreezing an active one", () =>

@@ -207,16 +207,19 @@ const outcome = (status: CustomerStatus, freeze: CustomerFreeze): FreezeOutcome 
 export const freeze = (actor: StaffMember, customerId: string, reason: string) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "customers:freeze")
-    const found: AccountWithCustomer = yield* findCustomer(customerId)
-    const status = found.customer.customerStatus
-    if (!FREEZABLE.includes(status) && status !== "suspended") return yield* new CustomerNotFreezable({ status })
     const at = yield* now
     const id = yield* (yield* Ids).next
-    const accountNumber = found.customer.coreAccountNumber
-    const opened = yield* atomically(Effect.gen(function*() {
+    // The status is read inside the unit of work: what the record keeps as previousStatus (what an
+    // unfreeze restores) and what the transition moves from must be the status as it is now, not
+    // as it was before (a closure or a first deposit may have moved it in between).
+    const { accountNumber, opened } = yield* atomically(Effect.gen(function*() {
+      const found: AccountWithCustomer = yield* findCustomer(customerId)
+      const status = found.customer.customerStatus
+      if (!FREEZABLE.includes(status) && status !== "suspended") return yield* new CustomerNotFreezable({ status })
+      const accountNumber = found.customer.coreAccountNumber
       const freezes = yield* FreezeRepo
       const open = yield* freezes.findOpen(customerId)
-      if (Option.isSome(open)) return open.value
+      if (Option.isSome(open)) return { accountNumber, opened: open.value }
       const pinFreeze = status === "suspended" ? yield* (yield* PinRepo).lastProviderFreeze(customerId) : Option.none()
       const record = new CustomerFreeze({
         id,
@@ -234,10 +237,9 @@ export const freeze = (actor: StaffMember, customerId: string, reason: string) =
       yield* freezes.insert(record)
       const accounts = yield* AccountRepo
       if (status !== "suspended") yield* accounts.transitionStatus(found.account.id, status, "suspended", at)
-      // The status was read before this unit of work: if it changed since (a closure, a PIN
-      // lockout lifted…), the transition above did nothing and the record's previousStatus (what an
-      // unfreeze restores) is stale. Read it again here, after our own write, and refuse on the
-      // status it has now: the freeze record and everything else above roll back.
+      // The read above takes no lock: a change committed between it and the transition makes the
+      // transition a no-op. Only a customer suspended now may keep the freeze; otherwise it is
+      // refused on the status they have now, and everything above rolls back.
       const current = Option.map(yield* accounts.findByCustomerId(customerId), (c) => c.customer.customerStatus)
       if (Option.isNone(current) || current.value !== "suspended") {
         return yield* new CustomerNotFreezable({ status: Option.getOrElse(current, () => status) })
@@ -252,7 +254,7 @@ export const freeze = (actor: StaffMember, customerId: string, reason: string) =
         before: { customerStatus: status },
         after: { customerStatus: "suspended", reason, freezeId: id }
       })
-      return record
+      return { accountNumber, opened: record }
     }))
     return outcome("suspended", yield* settleProvider(opened, accountNumber))
   }).pipe(Effect.withSpan("Freezes.freeze"))
