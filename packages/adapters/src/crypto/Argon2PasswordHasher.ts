@@ -23,7 +23,10 @@ export const PasswordHasherLive = Layer.effect(
     const options = config.appEnv === "test" ? Argon2TestOptions : Argon2Options
     // A real hash of a random secret: verifying against it costs what a real sign-in costs. It is
     // made on the thread pool while the service starts (awaiting it here held start-up ~0.3 s).
-    const decoy = argon2.hash(crypto.randomUUID(), options)
+    // If that hash failed, the first decoy verification makes another (a rejection left unawaited
+    // until then would also end the process as an unhandled rejection).
+    const started = argon2.hash(crypto.randomUUID(), options)
+    const decoy = started.catch(() => argon2.hash(crypto.randomUUID(), options))
     const verify = (plain: Redacted.Redacted<string>, hash: string) =>
       Effect.promise(() => argon2.verify(hash, Redacted.value(plain)).catch(() => false))
     return PasswordHasher.of({
