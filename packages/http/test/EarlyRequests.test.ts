@@ -1,16 +1,17 @@
 /**
  * A request accepted between the moment the server listens and the moment the API's handler is
  * attached is answered once the handler exists (edge/EarlyRequests.ts), on a bare Node server and
- * through the platform's NodeHttpServer as NodeServerLive builds it.
+ * through NodeServerLive, the platform's NodeHttpServer as the service builds it.
  */
 import { HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { AppConfigTest } from "@app/adapters"
 import { Effect, Fiber, Layer } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { setTimeout as sleep } from "node:timers/promises"
 import { describe, expect, it } from "vitest"
 import { holdEarlyRequests } from "../src/edge/EarlyRequests.js"
+import { NodeServerLive } from "../src/Server.js"
 
 const listen = (server: Server) =>
   new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)))
@@ -41,22 +42,7 @@ describe("requests that arrive before the handler", () => {
     }
   })
 
-  it("without it, such a request is never answered (what the hold prevents)", async () => {
-    const server = createServer()
-    const port = await listen(server)
-    try {
-      const outcome = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) }).then(
-        () => "answered",
-        (error: Error) => error.name
-      )
-      expect(outcome).toBe("TimeoutError")
-    } finally {
-      server.closeAllConnections()
-      server.close()
-    }
-  })
-
-  it("through the platform's NodeHttpServer: a request sent before the app is served gets the app's answer", async () => {
+  it("NodeServerLive (the service's server): a request sent before the app is served gets the app's answer", async () => {
     const program = Effect.gen(function*() {
       const address = (yield* HttpServer.HttpServer).address
       const port = address._tag === "TcpAddress" ? address.port : 0
@@ -66,9 +52,7 @@ describe("requests that arrive before the handler", () => {
       return yield* Fiber.join(early)
     })
     const answer = await Effect.runPromise(
-      Effect.scoped(program).pipe(
-        Effect.provide(Layer.scoped(HttpServer.HttpServer, NodeHttpServer.make(() => holdEarlyRequests(createServer()), { port: 0, host: "127.0.0.1" })))
-      )
+      Effect.scoped(program).pipe(Effect.provide(NodeServerLive.pipe(Layer.provide(AppConfigTest({ port: 0 })))))
     )
     expect(answer).toBe("hello")
   })
