@@ -70,8 +70,9 @@ export const createDailyPlan = async (base: string, token: string, days = 3) => 
     scheduledTime: "09:00",
     scheduledTimezone: "Africa/Lagos"
   }, token)
-  expect(plan.status).toBe(200)
-  expect(plan.body.result).toMatchObject({ active: true, cyclesTotal: days, cyclesPaid: 0 })
+  // the whole answer in the message: under the load test a failure is reported as one line
+  expect(plan.status, JSON.stringify(plan.body)).toBe(200)
+  expect(plan.body.result, JSON.stringify(plan.body)).toMatchObject({ active: true, cyclesTotal: days, cyclesPaid: 0 })
   return plan.body.result
 }
 
