@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
@@ -23,6 +24,11 @@ const ownProcess = [
   "packages/scheduler/test/JobMetrics.test.ts",
   "packages/scheduler/test/SpendingReportJob.test.ts"
 ]
+// a renamed file would otherwise run in a shared process unnoticed (its project matching nothing)
+for (const file of ownProcess) if (!existsSync(file)) throw new Error(`vitest.config.ts: ownProcess names ${file}, which does not exist`)
+
+// browser tests boot the service and Chromium: their own run (npm run test:browser)
+const notHere = ["**/node_modules/**", "**/*.browser.test.ts"]
 
 /**
  * Worker processes are reused from one test file to the next (`isolate: false`): importing
@@ -38,8 +44,7 @@ const ownProcess = [
  */
 export default defineConfig({
   test: {
-    // browser tests boot the service and Chromium: their own run (npm run test:browser)
-    exclude: ["**/node_modules/**", "**/*.browser.test.ts"],
+    exclude: notHere,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
@@ -57,7 +62,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["packages/*/test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", "**/*.browser.test.ts", "packages/domain/**", ...ownProcess],
+          exclude: [...notHere, "packages/domain/**", ...ownProcess],
           // the operator CLI's tests run it as operators do: the compiled build/cli.mjs of these
           // sources (a project's globalSetup runs once per run of that project, so only here)
           globalSetup: ["scripts/build.mjs"]
