@@ -248,10 +248,10 @@ const common = (externals, quiet) => ({
   target: "node20",
   sourcemap: true,
   // No keepNames: without minification esbuild renames only where two bundled modules declare the
-  // same name (a second \`class NotFound\` becomes \`NotFound2\`), and keepNames made every function
+  // same name (a second `class NotFound` becomes `NotFound2`), and keepNames made every function
   // expression, including the closures Effect creates on each operation, call a helper that
-  // redefines its \`name\`: 5.6% of the service's CPU under bench:api. Names that reach clients, logs
-  // and spans are explicit strings (error tags, span names, Context tags), never \`.name\`.
+  // redefines its `name`: 5.6% of the service's CPU under bench:api. Names that reach clients, logs
+  // and spans are explicit strings (error tags, span names, Context tags), never `.name`.
   keepNames: false,
   legalComments: "none",
   banner: { js: banner },
