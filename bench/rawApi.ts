@@ -244,7 +244,8 @@ const cachedBalance = (bankUrl: string, accountNumber: string): Promise<bigint> 
 // HTTP
 // ---------------------------------------------------------------------------------------------
 
-const key = new TextEncoder().encode(ACCESS_TOKEN_SECRET)
+// imported once, as the service's JoseAccessTokens does (raw bytes would be imported on every verify)
+const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(ACCESS_TOKEN_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["verify"])
 
 class Failure {
   constructor(readonly status: number, readonly code: string, readonly message: string) {}

@@ -6,14 +6,16 @@ import { AccessTokens, Auth } from "@app/domain"
 import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { jwtVerify, SignJWT } from "jose"
 import { AppConfig } from "../AppConfig.js"
+import { importHs256Key } from "./HmacKey.js"
 
 export const ISSUER = "kobo-plans"
 export const CUSTOMER_AUDIENCE = "customer"
 
 export const AccessTokensLive = Layer.effect(
   AccessTokens,
-  Effect.map(AppConfig, (config) => {
-    const key = new TextEncoder().encode(Redacted.value(config.accessTokenSecret))
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const key = yield* importHs256Key(new TextEncoder().encode(Redacted.value(config.accessTokenSecret)))
     const ttlSeconds = Duration.toSeconds(Auth.TokenPolicy.accessTokenTtl)
     return AccessTokens.of({
       issue: ({ accountId }) =>

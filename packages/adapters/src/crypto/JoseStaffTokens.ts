@@ -9,14 +9,16 @@ import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { jwtVerify, SignJWT } from "jose"
 import { createHmac } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
+import { importHs256Key } from "./HmacKey.js"
 import { ISSUER } from "./JoseAccessTokens.js"
 
 export const STAFF_AUDIENCE = "staff"
 
 export const StaffTokensLive = Layer.effect(
   StaffTokens,
-  Effect.map(AppConfig, (config) => {
-    const key = createHmac("sha256", Redacted.value(config.accessTokenSecret)).update("staff-token-key").digest()
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const key = yield* importHs256Key(createHmac("sha256", Redacted.value(config.accessTokenSecret)).update("staff-token-key").digest())
     const ttlSeconds = Duration.toSeconds(StaffAccess.StaffPolicy.tokenTtl)
     return StaffTokens.of({
       issue: (staffId) =>
