@@ -28,6 +28,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, type Redacted, Ref, Schedule } from "effect"
 import { measureProviderCall } from "../ops/Metrics.js"
 import { type Call, classify, makeReadEnvelope } from "./Attempt.js"
+import { makeFairSemaphore } from "../concurrency/FairSemaphore.js"
 
 export interface CoreBankingHttpConfig {
   /** e.g. http://localhost:8081; routes of Wire.ts are appended */
@@ -67,7 +68,8 @@ export const makeTransport = (
     const maxConcurrency = Math.max(1, Math.floor(config.maxConcurrency ?? CoreBankingHttpDefaults.maxConcurrency))
     const maxAttempts = Math.max(1, Math.floor(config.maxAttempts ?? CoreBankingHttpDefaults.maxAttempts))
     const retryBaseDelayMs = Math.max(0, config.retryBaseDelayMs ?? CoreBankingHttpDefaults.retryBaseDelayMs)
-    const semaphore = yield* Effect.makeSemaphore(maxConcurrency)
+    // first come, first served, one wake-up per release (concurrency/FairSemaphore.ts)
+    const semaphore = yield* makeFairSemaphore(maxConcurrency)
 
     const client = (yield* HttpClient.HttpClient).pipe(
       HttpClient.mapRequest((request) =>
@@ -106,7 +108,7 @@ export const makeTransport = (
                   willRetry: call.retry && error.timedOut !== true && attempt < maxAttempts
                 })
               )),
-            semaphore.withPermits(1),
+            semaphore.withPermit,
             Effect.annotateLogs("attempt", attempt)
           )
         })

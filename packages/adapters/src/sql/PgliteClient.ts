@@ -19,6 +19,7 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
+import { makeFairSemaphore } from "../concurrency/FairSemaphore.js"
 
 export interface PgliteClientConfig {
   /** Directory for the database files; `undefined` = in-memory database. */
@@ -156,9 +157,10 @@ export const make = (
     // PGlite is a single connection (one session): at most one statement or
     // transaction at a time, otherwise another fiber's statement would run
     // between our BEGIN and COMMIT and become part of the transaction.
-    const semaphore = yield* Effect.makeSemaphore(1)
+    // first come, first served, one wake-up per statement (concurrency/FairSemaphore.ts)
+    const semaphore = yield* makeFairSemaphore(1)
     const raw = makeConnection(db, (effect) => effect)
-    const shared = makeConnection(db, semaphore.withPermits(1))
+    const shared = makeConnection(db, semaphore.withPermit)
 
     // Holds the permit until the transaction's (or `sql.reserve`'s) scope
     // closes, i.e. after COMMIT/ROLLBACK. Statements inside the transaction
@@ -168,8 +170,8 @@ export const make = (
     const transactionAcquirer = Effect.uninterruptibleMask((restore) =>
       Effect.as(
         Effect.zipRight(
-          restore(semaphore.take(1)),
-          Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))
+          semaphore.take(restore),
+          Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release))
         ),
         raw
       )
