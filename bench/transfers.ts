@@ -50,6 +50,10 @@ import {
   SqlLive
 } from "./support.js"
 import { installPgStatementStats } from "./statements.js"
+import { tuneHeap } from "@app/adapters/HeapTuning"
+
+// the service's heap policy, as runService sets it in `npm start` (packages/adapters/src/HeapTuning.ts)
+tuneHeap()
 
 // ---------------------------------------------------------------------------------------------
 // Arguments

@@ -1,11 +1,13 @@
 /**
- * Runs a long-lived service layer as a process: logs as JSON lines in production, prints a
- * configuration error as one readable line per bad variable, and on SIGINT/SIGTERM interrupts the
- * layer so every finalizer (HTTP server, database, scheduler) runs before the process exits.
+ * Runs a long-lived service layer as a process: a heap collected at 1.5 × its live set
+ * (HeapTuning.ts), logs as JSON lines in production, prints a configuration error as one readable
+ * line per bad variable, and on SIGINT/SIGTERM interrupts the layer so every finalizer (HTTP
+ * server, database, scheduler) runs before the process exits.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
 import { describeConfigError, isConfigError } from "./AppConfig.js"
+import { tuneHeap } from "./HeapTuning.js"
 
 /** Prints why a process could not start: config errors as one line per variable, others in full. */
 export const reportStartupFailure = (cause: Cause.Cause<unknown>) => {
@@ -16,10 +18,13 @@ export const reportStartupFailure = (cause: Cause.Cause<unknown>) => {
     : Effect.logError("stopped on an error").pipe(Effect.annotateLogs("cause", Cause.pretty(cause)))
 }
 
-export const runService = <E>(layer: Layer.Layer<never, E, never>) =>
-  Layer.launch(layer).pipe(
+export const runService = <E>(layer: Layer.Layer<never, E, never>) => {
+  // a bounded heap: a full collection at 1.5 × the live set (HeapTuning.ts)
+  tuneHeap()
+  return Layer.launch(layer).pipe(
     Effect.tapErrorCause(reportStartupFailure),
     Effect.provide(process.env.APP_ENV === "production" ? Logger.json : Logger.pretty),
     // runMain would add its own pretty logger beside ours: production's lines must be JSON only
     NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
   )
+}
