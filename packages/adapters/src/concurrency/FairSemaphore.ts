@@ -1,7 +1,8 @@
 /**
  * A semaphore that hands a released permit to the longest waiter (first in, first out), used where
- * fibers queue for a scarce resource: PGlite's one connection (sql/PgliteClient.ts) and the
- * provider adapter's permits (corebanking/Transport.ts).
+ * fibers queue for a scarce resource: PGlite's one connection (sql/PgliteClient.ts), the
+ * provider adapter's permits (corebanking/Transport.ts), the notifier's delivery slots and the
+ * outbox file's lock (notifications/).
  *
  * Why not Effect's own `Semaphore` (effect 3.22, internal/effect/circular.ts): on a release it
  * wakes waiters while `free > 0`, but a woken waiter only counts its permit when its fiber next

@@ -26,6 +26,7 @@ import { makeOutbox } from "./Outbox.js"
 import { OutboxQueue } from "./OutboxQueueSql.js"
 import { makeSmsGateway } from "./SmsGateway.js"
 import { makeSmtpMailer } from "./SmtpMailer.js"
+import { makeFairSemaphore } from "../concurrency/FairSemaphore.js"
 
 export interface NotifierOptions {
   readonly appEnv: AppEnv
@@ -51,10 +52,10 @@ export const makeNotifier = (options: NotifierOptions) =>
     yield* Effect.addFinalizer(() =>
       FiberSet.awaitEmpty(inFlight).pipe(Effect.timeout(options.drainTimeout ?? "10 seconds"), Effect.ignore)
     )
-    const slots = yield* Effect.makeSemaphore(options.concurrency ?? 8)
+    const slots = yield* makeFairSemaphore(options.concurrency ?? 8)
 
     const inBackground = (effect: Effect.Effect<void, never, Alerts.AlertRepo | Ids>) =>
-      FiberSet.run(inFlight, slots.withPermits(1)(effect).pipe(Effect.provide(context))).pipe(Effect.asVoid)
+      FiberSet.run(inFlight, slots.withPermit(effect).pipe(Effect.provide(context))).pipe(Effect.asVoid)
 
     const withoutTransport = (message: OutboundMessage) =>
       Option.isNone(options.outboxFile) && options.appEnv === "production"

@@ -9,12 +9,14 @@ import type { OutboundMessage } from "@app/domain"
 import { Clock, Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { makeFairSemaphore } from "../concurrency/FairSemaphore.js"
 
 /** An appender for `file` (its folder created now); lines never interleave. */
 export const makeOutbox = (file: string) =>
   Effect.gen(function*() {
     yield* Effect.promise(() => fs.mkdir(path.dirname(file), { recursive: true }))
-    const lock = yield* Effect.makeSemaphore(1)
+    // lines in the order they were asked for (concurrency/FairSemaphore.ts)
+    const lock = yield* makeFairSemaphore(1)
     return (message: OutboundMessage) =>
       Effect.gen(function*() {
         const at = new Date(yield* Clock.currentTimeMillis).toISOString()
@@ -29,6 +31,6 @@ export const makeOutbox = (file: string) =>
           ...(message.html === undefined ? {} : { html: message.html }),
           ...(message.attachments === undefined ? {} : { attachments: message.attachments })
         })
-        yield* lock.withPermits(1)(Effect.promise(() => fs.appendFile(file, line + "\n")))
+        yield* lock.withPermit(Effect.promise(() => fs.appendFile(file, line + "\n")))
       })
   })
