@@ -50,9 +50,7 @@
  * provider's latency allows if nothing else took time; the goal is measured / bound ≥ 0.5.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import { AppConfig, adaptersLayer, loadAppConfig } from "@app/adapters"
-import { pgLayer } from "@app/adapters/sql/Database"
 import { CoreBanking, Ids, PasswordHasher, Plan, PlanRepo, Plans, PlanSchedule } from "@app/domain"
 import { conservation, type ConservationCheck, SandboxBank, SandboxBankInMemory, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import { Cause, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
@@ -81,11 +79,12 @@ import {
   percentile,
   portStats,
   resetDbStats,
-  runTag,
   secs,
   snapshot,
   pgliteDescription,
-  SqlLive
+  SqlLive,
+  createFreshDatabase,
+  dropDatabase
 } from "./support.js"
 import { installPgStatementStats } from "./statements.js"
 import { tuneHeap } from "@app/adapters/HeapTuning"
@@ -303,25 +302,11 @@ const stopBank = async (bank: BankProcess) => {
 // The service's PostgreSQL database: a fresh one per run
 // ---------------------------------------------------------------------------------------------
 
-const onServer = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, SqlError>) =>
-  Effect.runPromise(
-    Effect.flatMap(SqlClient.SqlClient, f).pipe(
-      Effect.provide(pgLayer(Redacted.make(url))),
-      Effect.provide(Logger.minimumLogLevel(LogLevel.Warning))
-    )
-  )
-
 const freshDatabase = async (serverUrl: string) => {
-  const name = `bench_payouts_${runTag}_${process.pid}`
-  await onServer(serverUrl, (sql) => sql.unsafe(`CREATE DATABASE ${name}`))
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
-  started.database = { name, serverUrl }
-  return { name, url: url.toString() }
+  const database = await createFreshDatabase(serverUrl, "bench_payouts")
+  started.database = { name: database.name, serverUrl }
+  return database
 }
-
-const dropDatabase = (serverUrl: string, name: string) =>
-  onServer(serverUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
 
 // ---------------------------------------------------------------------------------------------
 // Checks

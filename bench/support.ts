@@ -7,6 +7,7 @@
 import { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import { AppConfig, type AppConfigShape, loadAppConfig } from "@app/adapters"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
 import { pgLayer, pgliteLayer } from "@app/adapters/sql/Database"
@@ -23,7 +24,7 @@ import {
   SecureRandom,
   TestFunding
 } from "@app/domain"
-import { Context, Duration, Effect, FiberRef, Layer, Option } from "effect"
+import { Context, Duration, Effect, FiberRef, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { randomInt } from "node:crypto"
 import { readdirSync, readFileSync, rmSync } from "node:fs"
 import { mkdtemp } from "node:fs/promises"
@@ -420,3 +421,30 @@ export const machineCpuMs = (): { readonly busy: number; readonly total: number 
   const idle = (v[3] ?? 0) + (v[4] ?? 0)
   return { busy: (total - idle) * PROC_TICK_MS, total: total * PROC_TICK_MS }
 }
+
+// ---------------------------------------------------------------------------------------------
+// A fresh PostgreSQL database per run (bench:payouts, bench:transfers)
+// ---------------------------------------------------------------------------------------------
+
+const onServer = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, SqlError>) =>
+  Effect.runPromise(
+    Effect.flatMap(SqlClient.SqlClient, f).pipe(
+      Effect.provide(pgLayer(Redacted.make(url))),
+      Effect.provide(Logger.minimumLogLevel(LogLevel.Warning))
+    )
+  )
+
+/**
+ * Creates `<prefix>_<runTag>_<pid>` on the server of `serverUrl` and returns its name and URL: a
+ * benchmark's tables start empty whatever an earlier run left in DATABASE_URL's own database.
+ */
+export const createFreshDatabase = async (serverUrl: string, prefix: string) => {
+  const name = `${prefix}_${runTag}_${process.pid}`
+  await onServer(serverUrl, (sql) => sql.unsafe(`CREATE DATABASE ${name}`))
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return { name, url: url.toString() }
+}
+
+export const dropDatabase = (serverUrl: string, name: string) =>
+  onServer(serverUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))

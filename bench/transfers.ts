@@ -4,7 +4,8 @@
  *   npm run bench:transfers -- --n 2000 --latency 20 --concurrency 32
  *   (also --setup-concurrency, default 64, and --permits: the adapter's maxConcurrency, default 16)
  *
- * The real layers: the SQL repositories (`adaptersLayer`) on an in-memory PGlite (or DATABASE_URL),
+ * The real layers: the SQL repositories (`adaptersLayer`) on PGlite (or, with DATABASE_URL, a fresh
+ * database created on that server and dropped at the end unless --keep-db),
  * the sandbox bank on a loopback port with its bank in memory (as `CoreBankingLive` starts it, with
  * its latency, but without the deposit webhook: there is no API server here to receive it), reached
  * through the real HTTP adapter (`HttpCoreBanking`, default `maxConcurrency` permits) over undici,
@@ -22,7 +23,7 @@
  * which also sees the adapter's retries). Exit 1 unless every transfer is confirmed and the
  * sandbox's books balance.
  */
-import { AppConfig, adaptersLayer } from "@app/adapters"
+import { AppConfig, adaptersLayer, loadAppConfig } from "@app/adapters"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
 import { CoreBanking, PasswordHasher, TransferRepo, Transfers } from "@app/domain"
 import { conservation, SandboxBankInMemory, SandboxServer, sandboxServerLayer } from "@app/sandbox"
@@ -47,7 +48,9 @@ import {
   secs,
   snapshot,
   pgliteDescription,
-  SqlLive
+  SqlLive,
+  createFreshDatabase,
+  dropDatabase
 } from "./support.js"
 import { installPgStatementStats } from "./statements.js"
 import { tuneHeap } from "@app/adapters/HeapTuning"
@@ -79,7 +82,24 @@ installPgStatementStats()
 // Layers
 // ---------------------------------------------------------------------------------------------
 
-const ConfigLive = benchConfigLayer({ sandboxLatencyMs: LATENCY_MS })
+/**
+ * With DATABASE_URL: a fresh database `bench_transfers_<tag>_<pid>` on that server, dropped at the
+ * end (unless --keep-db): the setup inserts customers with fixed emails and phones, which a second
+ * run in the same database would find taken.
+ */
+const KEEP_DB = process.argv.includes("--keep-db")
+const serverUrl = Option.map((await Effect.runPromise(loadAppConfig)).databaseUrl, Redacted.value)
+const freshDatabase = Option.isSome(serverUrl) ? await createFreshDatabase(serverUrl.value, "bench_transfers") : undefined
+const dropFreshDatabase = async () => {
+  if (freshDatabase === undefined || Option.isNone(serverUrl)) return
+  if (KEEP_DB) console.log(`kept the database ${freshDatabase.name}`)
+  else await dropDatabase(serverUrl.value, freshDatabase.name).catch((e) => console.error("could not drop the database", e))
+}
+
+const ConfigLive = benchConfigLayer({
+  sandboxLatencyMs: LATENCY_MS,
+  ...(freshDatabase === undefined ? {} : { databaseUrl: Option.some(Redacted.make(freshDatabase.url)) })
+})
 
 /** The in-process sandbox bank (its bank in memory, exposed for `conservation`), no webhook. */
 const SandboxLive = Layer.unwrapEffect(
@@ -165,7 +185,7 @@ const program = (bootStart: number) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const bootMs = performance.now() - bootStart
-    const database = Option.isSome(config.databaseUrl) ? "PostgreSQL (DATABASE_URL)" : pgliteDescription
+    const database = freshDatabase !== undefined ? `PostgreSQL (DATABASE_URL's server, fresh database ${freshDatabase.name})` : pgliteDescription
 
     // ---- setup ---------------------------------------------------------------------------------
     const setupStart = performance.now()
@@ -304,9 +324,11 @@ Effect.runPromiseExit(
     Effect.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
 ).then((exit) => {
-  if (Exit.isFailure(exit)) {
-    console.error(Cause.pretty(exit.cause))
-    process.exit(1)
-  }
-  process.exit(exit.value ? 0 : 1)
+  return dropFreshDatabase().then(() => {
+    if (Exit.isFailure(exit)) {
+      console.error(Cause.pretty(exit.cause))
+      process.exit(1)
+    }
+    process.exit(exit.value ? 0 : 1)
+  })
 })
