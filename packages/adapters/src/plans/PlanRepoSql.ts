@@ -146,10 +146,13 @@ export const PlanRepoSql = Layer.effect(
               AND (p.lease_until IS NULL OR p.lease_until < now())
               AND (
                 p.next_due_at <= ${now}
-                -- the open instalment's payout finished: settle it
-                OR EXISTS (
-                  SELECT 1 FROM plan_instalments i JOIN transactions t ON t.id = i.transaction_id
-                  WHERE i.plan_id = p.id AND i.status = 'open' AND t.status <> 'pending'
+                -- the open instalment's payout finished: settle it. Uncorrelated, so PostgreSQL runs
+                -- it once (a hashed subplan over the few open instalments) instead of once per
+                -- active plan not yet due: as EXISTS it made the last claims of a 10,000-plan run
+                -- take 2.5 to 3.3 s each, every plan already paid being looked up again
+                OR p.id IN (
+                  SELECT i.plan_id FROM plan_instalments i JOIN transactions t ON t.id = i.transaction_id
+                  WHERE i.status = 'open' AND t.status <> 'pending'
                 )
               )
             ORDER BY p.next_due_at NULLS LAST, p.id
