@@ -6,7 +6,7 @@
  * Defined elsewhere with the same names (Effect keys metrics by name, type and labels, so both
  * places update one series): `payouts_total{outcome}` in the domain (plans/Payouts.ts).
  */
-import { Cause, Duration, Effect, Exit, Metric, MetricBoundaries, Option } from "effect"
+import { Cause, Duration, Effect, Exit, Metric, MetricBoundaries, MetricLabel, Option } from "effect"
 
 /** Seconds buckets from 5 ms to ~82 s (HTTP requests, provider calls, job runs). */
 export const secondsBoundaries = MetricBoundaries.exponential({ start: 0.005, factor: 2, count: 16 })
@@ -58,21 +58,42 @@ export const outboxDepth = Metric.gauge("outbox_depth", {
 })
 
 /** Adds one to `counter` with the given labels. */
-export const count = (counter: Metric.Metric.Counter<number>, labels: Record<string, string>) =>
-  Metric.increment(withLabels(counter, labels))
+export const count = (counter: Metric.Metric.Counter<number>, labels: Record<string, string>) => update(counter, 1, labels)
 
 /** Records `duration` in seconds in `histogram` with the given labels. */
 export const observeSeconds = (
   histogram: Metric.Metric.Histogram<number>,
   labels: Record<string, string>,
   duration: Duration.Duration
-) => Metric.update(withLabels(histogram, labels), Duration.toMillis(duration) / 1000)
+) => update(histogram, Duration.toMillis(duration) / 1000, labels)
 
 export const setGauge = (gauge: Metric.Metric.Gauge<number>, labels: Record<string, string>, value: number) =>
-  Metric.set(withLabels(gauge, labels), value)
+  update(gauge, value, labels)
 
-const withLabels = <T extends Metric.Metric<any, any, any>>(metric: T, labels: Record<string, string>): T =>
-  Object.entries(labels).reduce((m, [key, value]) => Metric.tagged(m, key, value) as T, metric)
+/**
+ * One labels array per distinct label set, kept for the life of the process. An Effect metric finds
+ * the series of an update by the identity of the labels array it is given (then by hashing a new
+ * key in the registry); `Metric.tagged` builds a new array, and so a new key, on every update, which
+ * was a few percent of the CPU of a request and of a provider call. Label sets are bounded (see
+ * above), so this map is too. The labels are in the order given, as `Metric.tagged` applied one by
+ * one put them, so the series are the same ones. (Labels set on the fiber with `Metric.tagged`
+ * around an effect, `currentMetricLabels`, are not added: nothing here uses them.)
+ */
+const labelSets = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
+
+const labelSet = (labels: Record<string, string>): ReadonlyArray<MetricLabel.MetricLabel> => {
+  const entries = Object.entries(labels)
+  const id = entries.map(([key, value]) => `${key}\u0000${value}`).join("\u0001")
+  let set = labelSets.get(id)
+  if (set === undefined) {
+    set = entries.map(([key, value]) => MetricLabel.make(key, value))
+    labelSets.set(id, set)
+  }
+  return set
+}
+
+const update = <In>(metric: Metric.Metric<any, In, any>, input: In, labels: Record<string, string>) =>
+  Effect.sync(() => metric.unsafeUpdate(input, labelSet(labels)))
 
 /** The outcome label of a provider call from its result: `ok` or the failure's class. */
 export const providerOutcome = (failureTag: string | undefined): string => {
