@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber } from "effect"
+import { Deferred, Effect, Exit, Fiber, FiberId } from "effect"
 import { makeFairSemaphore } from "../src/concurrency/FairSemaphore.js"
 
 /** Lets every other ready fiber run until none is left to run (no clock involved). */
@@ -109,10 +109,12 @@ describe("FairSemaphore", () => {
       const handedTo = yield* Effect.fork(semaphore.withPermit(Effect.void))
       yield* settle
       expect(semaphore.waiting()).toBe(1)
-      // the release completes the waiter's turn; the interruption reaches it before it runs again
-      yield* semaphore.release
-      yield* Fiber.interrupt(handedTo)
-      // whether it ran or was interrupted first, the permit is free again
+      // the interruption is sent first and the release hands the permit over in the same step, so
+      // the waiter, not yet running again, is interrupted holding a permit it never used
+      yield* Effect.zipRight(Effect.sync(() => handedTo.unsafeInterruptAsFork(FiberId.none)), semaphore.release)
+      const exit = yield* Fiber.await(handedTo)
+      expect(Exit.isInterrupted(exit)).toBe(true)
+      // it passed the permit on: the permit is free again
       const after = yield* semaphore.withPermit(Effect.succeed("taken")).pipe(Effect.timeout("2 seconds"))
       expect(after).toBe("taken")
       expect(semaphore.waiting()).toBe(0)
