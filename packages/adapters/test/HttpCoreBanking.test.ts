@@ -802,6 +802,30 @@ describe("HttpCoreBanking", () => {
         expect(stub.maxInFlight()).toBe(2)
       })))
 
+    it.scopedLive("with maxConcurrency 1, calls that time out give their permit back: the calls queued behind them are answered", () =>
+      withClient(Effect.gen(function*() {
+        const { cb, stub } = yield* setup({ maxConcurrency: 1 })
+        stub.route("POST /transactions/debit", always(reply.delayed(1_000, reply.ok({}))))
+        stub.route(`GET /accounts/${ACCOUNT}`, always(reply.ok(accountDetails)))
+        // two hanging debits take the one permit in turn; the enquiry waits behind both
+        const started = Date.now()
+        const [first, second, enquiry] = yield* Effect.all(
+          [Effect.either(cb.debit(posting)), Effect.either(cb.debit(posting)), cb.account(ACCOUNT)],
+          { concurrency: "unbounded" }
+        )
+        expect(Either.isLeft(first) && first.left._tag).toBe("ProviderUnknownOutcome")
+        expect(Either.isLeft(second) && second.left._tag).toBe("ProviderUnknownOutcome")
+        expect(enquiry.accountNumber).toBe(ACCOUNT)
+        // one after the other: each debit held the permit until its own timeout (the stub itself
+        // still holds the abandoned requests, so its in-flight count cannot tell)
+        expect(stub.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+          "POST /transactions/debit",
+          "POST /transactions/debit",
+          `GET /accounts/${ACCOUNT}`
+        ])
+        expect(Date.now() - started).toBeGreaterThanOrEqual(2 * TIMEOUT_MS - 5)
+      })))
+
     it.scopedLive("without the limit the same load has more than 2 in flight (the stub can tell)", () =>
       withClient(Effect.gen(function*() {
         const { cb, stub } = yield* setup({ maxConcurrency: 10 })
