@@ -96,6 +96,11 @@ const dropFreshDatabase = async () => {
   else await dropDatabase(serverUrl.value, freshDatabase.name).catch((e) => console.error("could not drop the database", e))
 }
 
+// stopped by hand (Ctrl-C): the fresh database goes too
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void dropFreshDatabase().finally(() => process.exit(signal === "SIGINT" ? 130 : 143)))
+}
+
 const ConfigLive = benchConfigLayer({
   sandboxLatencyMs: LATENCY_MS,
   ...(freshDatabase === undefined ? {} : { databaseUrl: Option.some(Redacted.make(freshDatabase.url)) })
