@@ -90,7 +90,9 @@ import {
   postgresCpuSnapshot,
   processCpuMs,
   secs,
-  SqlLive
+  SqlLive,
+  createDatabase,
+  dropDatabase
 } from "./support.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -149,17 +151,6 @@ const databaseUrl = (name: string) => {
 }
 const BENCH_URL = databaseUrl(DB_NAME)
 
-const onServer = async (statement: string) => {
-  const client = new Client(SERVER_URL)
-  client.on("error", () => {})
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // What this run started, and its clean-up (at the end, or on SIGINT/SIGTERM)
 // ---------------------------------------------------------------------------------------------
@@ -193,7 +184,7 @@ const cleanup = () =>
     await started.stats?.end().catch(() => {})
     if (started.database) {
       if (KEEP_DB) console.log(`kept the database ${DB_NAME}`)
-      else await onServer(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch((e) => console.error("could not drop the database", e))
+      else await dropDatabase(SERVER_URL, DB_NAME).catch((e) => console.error("could not drop the database", e))
     }
     if (started.tmp !== undefined) rmSync(started.tmp, { recursive: true, force: true })
   })()
@@ -670,8 +661,8 @@ const main = async (): Promise<number> => {
   const t0 = performance.now()
 
   // ---- database ------------------------------------------------------------------------------
-  await onServer(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)
-  await onServer(`CREATE DATABASE ${DB_NAME}`)
+  await dropDatabase(SERVER_URL, DB_NAME)
+  await createDatabase(SERVER_URL, DB_NAME)
   started.database = true
   const tmp = mkdtempSync(path.join(tmpdir(), "bench-api-"))
   started.tmp = tmp

@@ -423,7 +423,7 @@ export const machineCpuMs = (): { readonly busy: number; readonly total: number 
 }
 
 // ---------------------------------------------------------------------------------------------
-// A fresh PostgreSQL database per run (bench:payouts, bench:transfers)
+// A database of the benchmark's own on PostgreSQL (bench:payouts, bench:transfers, bench:api)
 // ---------------------------------------------------------------------------------------------
 
 const onServer = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, SqlError>) =>
@@ -440,11 +440,14 @@ const onServer = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect
  */
 export const createFreshDatabase = async (serverUrl: string, prefix: string) => {
   const name = `${prefix}_${runTag}_${process.pid}`
-  await onServer(serverUrl, (sql) => sql.unsafe(`CREATE DATABASE ${name}`))
+  await createDatabase(serverUrl, name)
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
   return { name, url: url.toString() }
 }
+
+export const createDatabase = (serverUrl: string, name: string) =>
+  onServer(serverUrl, (sql) => sql.unsafe(`CREATE DATABASE ${name}`))
 
 export const dropDatabase = (serverUrl: string, name: string) =>
   onServer(serverUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
