@@ -36,7 +36,7 @@
  *
  * Run: `processDuePayouts({ batchSize, concurrency, maxBatches: 1e6 })` until a run claims nothing.
  * Provider calls are counted at the CoreBanking port (HTTP requests, which include the adapter's
- * retries, at the HttpClient); RSS and heap are sampled every 100 ms (peak, and the RSS's median
+ * retries, at the adapter's HTTP sender); RSS and heap are sampled every 100 ms (peak, and the RSS's median
  * and p90), after a full collection of the setup's garbage; the process runs with the service's
  * heap policy (HeapTuning.ts, as `npm start`); per-payout latency is each disbursement's
  * created_at → updated_at (movement stored → confirmed).

@@ -1,15 +1,14 @@
 /**
  * What the benchmarks share (bench/transfers.ts, bench/payouts.ts): argument parsing, the counting
- * and timing of provider calls (at the CoreBanking port and at the HttpClient), optional counting of
+ * and timing of provider calls (at the CoreBanking port and at the adapter's HTTP sender), optional counting of
  * PGlite statements, the layers of configuration, database and provider, and the setup of funded
  * customers with a bank account at the sandbox.
  */
-import { HttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { AppConfig, type AppConfigShape, loadAppConfig } from "@app/adapters"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
+import type { Send } from "@app/adapters/corebanking/Sender"
 import { pgLayer, pgliteLayer } from "@app/adapters/sql/Database"
 import {
   Account,
@@ -102,13 +101,9 @@ export const instrument = <S extends object>(service: S, prefix: string): S => {
   return wrapped as S
 }
 
-/** undici, with every request timed under the port operation that sent it. */
-const InstrumentedHttpClient = Layer.effect(
-  HttpClient.HttpClient,
-  Effect.map(HttpClient.HttpClient, (client) =>
-    HttpClient.transform(client, (effect) =>
-      Effect.flatMap(FiberRef.get(currentOperation), (operation) => timedInto(httpStats, operation, effect))))
-).pipe(Layer.provide(NodeHttpClient.layerUndici))
+/** Every HTTP exchange of the adapter timed under the port operation that sent it. */
+const timedSend = (send: Send): Send => (request, timeoutMs) =>
+  Effect.flatMap(FiberRef.get(currentOperation), (operation) => timedInto(httpStats, operation, send(request, timeoutMs)))
 
 /**
  * Diagnostic only: every statement PGlite runs in this process, counted and timed, once
@@ -195,7 +190,7 @@ export const SqlLive = Layer.unwrapEffect(
 )
 
 /**
- * The real HTTP adapter towards the bank at `baseUrl` (over undici, every request timed), with
+ * The real HTTP adapter towards the bank at `baseUrl` (every HTTP exchange timed), with
  * `permits` as its maxConcurrency; its port services (CoreBanking, TestFunding) instrumented; with
  * the domain caches.
  */
@@ -207,8 +202,9 @@ export const instrumentedProviderLayer = <E, R>(baseUrl: Effect.Effect<string, E
         baseUrl: yield* baseUrl,
         token: config.coreBankingToken,
         timeoutMs: config.coreBankingTimeoutMs,
-        maxConcurrency: permits
-      }).pipe(Layer.provide(InstrumentedHttpClient))
+        maxConcurrency: permits,
+        wrapSend: timedSend
+      })
     })
   ).pipe(
     (adapter) =>

@@ -19,7 +19,7 @@
  * name-enquiry call).
  *
  * Then N manual transfers (one per customer) with bounded concurrency. Provider calls are counted
- * by a wrapper around the CoreBanking port (and HTTP requests by a wrapper around the HttpClient,
+ * by a wrapper around the CoreBanking port (and HTTP requests by a wrapper around the adapter's HTTP sender,
  * which also sees the adapter's retries). Exit 1 unless every transfer is confirmed and the
  * sandbox's books balance.
  */

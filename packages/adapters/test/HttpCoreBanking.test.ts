@@ -6,7 +6,6 @@ import {
   ProviderUnknownOutcome,
   TestFunding
 } from "@app/domain"
-import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
 import {
@@ -39,9 +38,9 @@ const setup = (overrides: Partial<CoreBankingHttpOptions> = {}) =>
     return { stub, cb: coreBanking, funding: testFunding }
   })
 
-/** Over undici, with the default logger silenced (tests that look at logs capture them). */
+/** With the default logger silenced (tests that look at logs capture them). */
 const withClient = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(Effect.provide(NodeHttpClient.layerUndici), Effect.provide(Logger.remove(Logger.defaultLogger)))
+  effect.pipe(Effect.provide(Logger.remove(Logger.defaultLogger)))
 
 const fail = <A>(effect: Effect.Effect<A, CoreBankingError>) => Effect.flip(effect)
 
@@ -402,9 +401,44 @@ describe("HttpCoreBanking", () => {
           const funding = yield* TestFunding
           expect(yield* cb.banks).toEqual([])
           yield* funding.deposit({ accountNumber: ACCOUNT, amountKobo: 1n })
-        }).pipe(Effect.provide(layer(options(stub.url))), Effect.provide(NodeHttpClient.layerUndici))
+        }).pipe(Effect.provide(layer(options(stub.url))))
         expect(stub.requests).toHaveLength(2)
       }))
+
+    it.scopedLive("a base URL with a path: every route goes under it", () =>
+      withClient(Effect.gen(function*() {
+        const stub = yield* makeStubBank
+        stub.route("GET /provider/v1/banks", always(reply.ok({ banks: [{ code: "000014", name: "Access Bank" }] })))
+        const { coreBanking } = yield* makeHttpCoreBanking(options(`${stub.url}/provider/v1/`))
+        expect(yield* coreBanking.banks).toEqual([{ bankCode: "000014", bankName: "Access Bank" }])
+        expect(stub.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /provider/v1/banks"])
+      })))
+
+    it.scopedLive("a base URL that is not an http(s) URL: every call is ProviderMisconfigured, nothing is sent", () =>
+      withClient(Effect.gen(function*() {
+        for (const baseUrl of ["not a url", "ftp://127.0.0.1/"]) {
+          const { coreBanking } = yield* makeHttpCoreBanking(options(baseUrl))
+          const error = yield* fail(coreBanking.account(ACCOUNT))
+          expectTag(error, "ProviderMisconfigured")
+          expect(error._tag === "ProviderMisconfigured" && error.detail).toBe("the provider URL is invalid")
+        }
+      })))
+
+    it.scopedLive("wrapSend sees every attempt's request, the token never among its fields", () =>
+      withClient(Effect.gen(function*() {
+        const stub = yield* makeStubBank
+        stub.route(`GET /accounts/${ACCOUNT}`, sequence(reply.status(503), reply.ok(accountDetails)))
+        const seen: Array<string> = []
+        const { coreBanking } = yield* makeHttpCoreBanking(options(stub.url, {
+          wrapSend: (send) => (request, timeoutMs) => {
+            seen.push(`${request.method} ${request.path} ${timeoutMs}`)
+            return send(request, timeoutMs)
+          }
+        }))
+        yield* coreBanking.account(ACCOUNT)
+        expect(seen).toEqual([`GET /accounts/${ACCOUNT} ${TIMEOUT_MS}`, `GET /accounts/${ACCOUNT} ${TIMEOUT_MS}`])
+        expect(JSON.stringify(seen)).not.toContain(TOKEN)
+      })))
   })
 
   describe("refusals, pending answers and malformed answers", () => {

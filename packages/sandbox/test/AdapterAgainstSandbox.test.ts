@@ -20,7 +20,6 @@ import {
   ProviderUnknownOutcome,
   TestFunding
 } from "@app/domain"
-import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, layer } from "@effect/vitest"
 import { coreBankingLayer } from "@app/adapters/corebanking/Provider"
 import { BalanceMemo } from "@app/domain"
@@ -55,7 +54,7 @@ const adapterLayer = (token: string) =>
         maxAttempts: MAX_ATTEMPTS,
         retryBaseDelayMs: RETRY_BASE_DELAY_MS
       }))
-  ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  )
 
 const sandboxOptions: SandboxOptions = {
   port: 0,

@@ -1,18 +1,18 @@
 /**
  * The HTTP adapter of the CoreBanking port (and of TestFunding), speaking the wire protocol of
- * `Wire.ts` over `@effect/platform`'s HttpClient.
+ * `Wire.ts` over undici.
  *
- * The adapter in four parts, each with its own doc:
- * - `Transport.ts`: the config, the provider's HttpClient (base URL, bearer token), the semaphore,
- *   the retry policy, the runner of a call's attempts, its span and logs;
+ * The adapter in five parts, each with its own doc:
+ * - `Sender.ts`: one request and its answer over undici (base URL, bearer token, timeout);
+ * - `Transport.ts`: the config, the semaphore, the retry policy, the runner of a call's attempts,
+ *   its span and logs;
  * - `Attempt.ts`: one attempt, and the classification of its answer;
  * - `Mapping.ts`: the wire mapping (pre-send checks and request bodies, answers to the port's values);
  * - `Operations.ts`: one call definition per port operation (route, schemas, write, retried), with
  *   the table of routes and of what is retried and why.
  */
 import { CoreBanking, TestFunding } from "@app/domain"
-import type { HttpClient } from "@effect/platform"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import { makeOperations } from "./Operations.js"
 import { type CoreBankingHttpOptions, makeTransport } from "./Transport.js"
 
@@ -25,14 +25,15 @@ export interface HttpCoreBanking {
 
 export const makeHttpCoreBanking = (
   config: CoreBankingHttpOptions
-): Effect.Effect<HttpCoreBanking, never, HttpClient.HttpClient> =>
+): Effect.Effect<HttpCoreBanking, never, Scope.Scope> =>
   Effect.gen(function*() {
     const run = yield* makeTransport(config)
     return makeOperations(run)
   })
 
-export const layer = (config: CoreBankingHttpOptions): Layer.Layer<CoreBanking | TestFunding, never, HttpClient.HttpClient> =>
-  Layer.effectContext(
+/** The adapter as a layer; its connections are closed with the layer. */
+export const layer = (config: CoreBankingHttpOptions): Layer.Layer<CoreBanking | TestFunding> =>
+  Layer.scopedContext(
     Effect.map(makeHttpCoreBanking(config), ({ coreBanking, testFunding }) =>
       Context.make(CoreBanking, coreBanking).pipe(Context.add(TestFunding, testFunding)))
   )

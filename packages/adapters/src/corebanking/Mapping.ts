@@ -17,8 +17,8 @@ import {
   ProviderRefused,
   type RequeryStatus
 } from "@app/domain"
-import { HttpClientRequest } from "@effect/platform"
-import { Effect, ParseResult, Schema } from "effect"
+import { Effect, Either, ParseResult, Schema } from "effect"
+import type { WireRequest } from "./Sender.js"
 import * as Wire from "./Wire.js"
 
 const BAD_REQUEST = Wire.Codes.badRequest
@@ -57,14 +57,16 @@ export const post = <A, I>(
   path: string,
   schema: Schema.Schema<A, I>,
   body: A
-): Effect.Effect<HttpClientRequest.HttpClientRequest, ProviderRefused> =>
-  Schema.encode(schema)(body).pipe(
-    Effect.mapError((error) => refuse(operation, `invalid request: ${issuePaths(error)}`)),
-    Effect.map((encoded) => HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUnsafeJson(encoded)))
-  )
+): Effect.Effect<WireRequest, ProviderRefused> => {
+  const encoded = Schema.encodeEither(schema)(body)
+  return Either.isLeft(encoded)
+    ? Effect.fail(refuse(operation, `invalid request: ${issuePaths(encoded.left)}`))
+    : Effect.succeed({ method: "POST", path, body: JSON.stringify(encoded.right) })
+}
 
-export const postEmpty = (path: string) => Effect.succeed(HttpClientRequest.post(path))
-export const get = (path: string) => Effect.succeed(HttpClientRequest.get(path))
+export const postEmpty = (path: string): Effect.Effect<WireRequest> => Effect.succeed({ method: "POST", path })
+export const get = (path: string, query?: Record<string, string>): Effect.Effect<WireRequest> =>
+  Effect.succeed({ method: "GET", path: query === undefined ? path : `${path}?${new URLSearchParams(query)}` })
 
 // ---- answers -------------------------------------------------------------------------------------
 

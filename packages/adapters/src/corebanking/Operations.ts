@@ -37,7 +37,6 @@ import {
   type TestFunding,
   type TransferStatus
 } from "@app/domain"
-import { HttpClientRequest } from "@effect/platform"
 import { type Context, Effect, Option } from "effect"
 import {
   checkReference,
@@ -124,7 +123,7 @@ export const makeOperations = (run: Run) => {
         write: false,
         retry: true,
         request: checkReference("findAccountByReference", reference).pipe(
-          Effect.map((ref) => HttpClientRequest.get(`/accounts/by-reference/${segment(ref)}`))
+          Effect.flatMap((ref) => get(`/accounts/by-reference/${segment(ref)}`))
         ),
         data: Wire.AccountData,
         onSuccess: (data): Option.Option<ProviderAccount> => Option.some(toAccount(data)),
@@ -182,9 +181,7 @@ export const makeOperations = (run: Run) => {
         write: true,
         retry: true,
         request: checkReference("removeLien", input.reference).pipe(
-          Effect.map((ref) =>
-            HttpClientRequest.post(`/accounts/${segment(input.accountNumber)}/liens/${segment(ref)}/remove`)
-          )
+          Effect.flatMap((ref) => postEmpty(`/accounts/${segment(input.accountNumber)}/liens/${segment(ref)}/remove`))
         ),
         data: VoidData,
         onSuccess: () => undefined
@@ -225,9 +222,7 @@ export const makeOperations = (run: Run) => {
         reference: undefined,
         write: false,
         retry: true,
-        request: get("/nip/name-enquiry").pipe(
-          Effect.map(HttpClientRequest.setUrlParams({ accountNumber: input.accountNumber, bankCode: input.bankCode }))
-        ),
+        request: get("/nip/name-enquiry", { accountNumber: input.accountNumber, bankCode: input.bankCode }),
         data: Wire.NameEnquiryData,
         onSuccess: (data): NameEnquiryResult => ({ accountName: data.accountName, sessionId: data.sessionId })
       }),
@@ -263,7 +258,7 @@ export const makeOperations = (run: Run) => {
         write: false,
         retry: true,
         request: checkReference("requery", reference).pipe(
-          Effect.map((ref) => HttpClientRequest.get(`/transactions/${segment(ref)}/status`))
+          Effect.flatMap((ref) => get(`/transactions/${segment(ref)}/status`))
         ),
         data: Wire.StatusData,
         onSuccess: (data): RequeryStatus => requeryStatus[data.status],
@@ -277,7 +272,6 @@ export const makeOperations = (run: Run) => {
         reference: undefined,
         write: false,
         retry: true,
-        traceHttp: false,
         request: get(`/bvn/${segment(bvn)}`),
         data: Wire.BvnData,
         onSuccess: (data): Option.Option<BvnRecord> => Option.some(toBvnRecord(data)),

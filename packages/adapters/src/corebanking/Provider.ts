@@ -9,7 +9,6 @@
  * adapters, and the in-process provider is a parameter, so production code never imports the test
  * bank: only the composition root (and tests) name it.
  */
-import { NodeHttpClient } from "@effect/platform-node"
 import { Banking } from "@app/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
@@ -24,7 +23,7 @@ const adapterFor = (baseUrl: string) =>
       baseUrl,
       token: config.coreBankingToken,
       timeoutMs: config.coreBankingTimeoutMs
-    }).pipe(Layer.provide(NodeHttpClient.layerUndici)))
+    }))
 
 /** CoreBanking, TestFunding and the caches, from CORE_BANKING_URL or else from `embedded`. */
 export const coreBankingLayer = <E, R>(embedded: Layer.Layer<EmbeddedProvider, E, R>) =>

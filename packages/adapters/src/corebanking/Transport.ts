@@ -1,7 +1,7 @@
 /**
- * The transport of the HTTP adapter of the CoreBanking port (`HttpCoreBanking.ts`): the provider's
- * HttpClient with its base URL and token, and the runner of a call's attempts (`Attempt.ts` makes and
- * classifies one attempt).
+ * The transport of the HTTP adapter of the CoreBanking port (`HttpCoreBanking.ts`): the runner of a
+ * call's attempts (`Sender.ts` sends one request with the base URL and token; `Attempt.ts` classifies
+ * its answer).
  *
  * Every call: pre-send checks (references 1–12 chars, amounts whole kobo ≤ MAX_SAFE_INTEGER, the
  * body encoded with its Wire schema; a failed check is ProviderRefused "26" and nothing is sent) →
@@ -21,14 +21,14 @@
  * `provider_call_duration_seconds{operation}` (ops/Metrics.ts). Logs (debug per attempt and outcome, warning on transient
  * failures, unknown outcomes and misconfiguration) carry only the operation, reference, attempt,
  * response code and our own description of the failure: never the token, a BVN, a body, a URL or
- * personal data. The BVN is in the URL of its request, so that request gets no HTTP client span.
+ * personal data. There is no span per HTTP request (the BVN is in the URL of its request).
  */
-import { type CoreBankingError, ProviderUnknownOutcome } from "@app/domain"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Duration, Effect, type Redacted, Ref, Schedule } from "effect"
+import { type CoreBankingError, ProviderMisconfigured, ProviderUnknownOutcome } from "@app/domain"
+import { Duration, Effect, type Redacted, Schedule, type Scope } from "effect"
 import { measureProviderCall } from "../ops/Metrics.js"
 import { type Call, classify, makeReadEnvelope } from "./Attempt.js"
 import { makeFairSemaphore } from "../concurrency/FairSemaphore.js"
+import { makeSender, type Send, splitBaseUrl } from "./Sender.js"
 
 export interface CoreBankingHttpConfig {
   /** e.g. http://localhost:8081; routes of Wire.ts are appended */
@@ -42,12 +42,14 @@ export interface CoreBankingHttpConfig {
   readonly maxAttempts: number
   /** first backoff delay between attempts (default 100 ms) */
   readonly retryBaseDelayMs?: number
+  /** wraps the sender of every attempt (benchmarks time the HTTP exchanges with it) */
+  readonly wrapSend?: (send: Send) => Send
 }
 
 /** What `makeHttpCoreBanking` accepts: the config with its defaulted fields optional. */
 export type CoreBankingHttpOptions =
   & Pick<CoreBankingHttpConfig, "baseUrl" | "token" | "timeoutMs">
-  & Partial<Pick<CoreBankingHttpConfig, "maxConcurrency" | "maxAttempts" | "retryBaseDelayMs">>
+  & Partial<Pick<CoreBankingHttpConfig, "maxConcurrency" | "maxAttempts" | "retryBaseDelayMs" | "wrapSend">>
 
 export const CoreBankingHttpDefaults = {
   maxConcurrency: 16,
@@ -62,7 +64,7 @@ export type Run = <D, I, A>(call: Call<D, I, A>) => Effect.Effect<A, CoreBanking
 
 export const makeTransport = (
   config: CoreBankingHttpOptions
-): Effect.Effect<Run, never, HttpClient.HttpClient> =>
+): Effect.Effect<Run, never, Scope.Scope> =>
   Effect.gen(function*() {
     const timeoutMs = Math.max(1, config.timeoutMs)
     const maxConcurrency = Math.max(1, Math.floor(config.maxConcurrency ?? CoreBankingHttpDefaults.maxConcurrency))
@@ -71,16 +73,9 @@ export const makeTransport = (
     // first come, first served, one wake-up per release (concurrency/FairSemaphore.ts)
     const semaphore = yield* makeFairSemaphore(maxConcurrency)
 
-    const client = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest((request) =>
-        request.pipe(
-          HttpClientRequest.prependUrl(config.baseUrl),
-          HttpClientRequest.bearerToken(config.token),
-          HttpClientRequest.acceptJson
-        )
-      )
-    )
-    const untracedClient = client.pipe(HttpClient.withTracerDisabledWhen(() => true))
+    const base = splitBaseUrl(config.baseUrl)
+    const sender: Send | undefined = base === undefined ? undefined : yield* makeSender(base, config.token)
+    const send: Send | undefined = sender === undefined || config.wrapSend === undefined ? sender : config.wrapSend(sender)
 
     const backoff = Schedule.exponential(Duration.millis(retryBaseDelayMs), 2).pipe(
       Schedule.modifyDelay((delay) => Duration.min(delay, MAX_BACKOFF)),
@@ -88,46 +83,45 @@ export const makeTransport = (
       Schedule.intersect(Schedule.recurs(maxAttempts - 1))
     )
 
-    const readEnvelope = makeReadEnvelope(client, untracedClient, timeoutMs)
+    const readEnvelope = send === undefined ? undefined : makeReadEnvelope(send, timeoutMs)
 
     const run = <D, I, A>(call: Call<D, I, A>): Effect.Effect<A, CoreBankingError> => {
       const { operation } = call
-      return Effect.gen(function*() {
-        const request = yield* call.request
-        const attempts = yield* Ref.make(0)
-        const once = Effect.gen(function*() {
-          const attempt = yield* Ref.updateAndGet(attempts, (n) => n + 1)
-          yield* Effect.annotateCurrentSpan("attempt", attempt)
-          return yield* Effect.logDebug("core banking request").pipe(
-            Effect.zipRight(readEnvelope(operation, request, call.traceHttp !== false)),
-            Effect.flatMap((envelope) => classify(call, envelope)),
-            Effect.tapErrorTag("Transient", (error) =>
-              Effect.logWarning("core banking attempt failed").pipe(
-                Effect.annotateLogs({
-                  detail: error.detail,
-                  willRetry: call.retry && error.timedOut !== true && attempt < maxAttempts
-                })
-              )),
-            semaphore.withPermit,
-            Effect.annotateLogs("attempt", attempt)
-          )
-        })
-        const attempted = call.retry && maxAttempts > 1
-          ? Effect.retry(once, { schedule: backoff, while: (error) => error._tag === "Transient" && error.timedOut !== true })
-          : once
-        return yield* attempted.pipe(
-          Effect.catchTag("Transient", (error) =>
-            Ref.get(attempts).pipe(
-              Effect.flatMap((n) =>
-                Effect.fail(
-                  new ProviderUnknownOutcome({
-                    operation,
-                    detail: `${error.detail} (${n} attempt${n === 1 ? "" : "s"})`
+      const labels = call.reference === undefined ? { operation } : { operation, reference: call.reference }
+      return Effect.suspend(() => {
+        if (readEnvelope === undefined) {
+          return Effect.fail(new ProviderMisconfigured({ operation, detail: "the provider URL is invalid" }))
+        }
+        let attempts = 0
+        return Effect.flatMap(call.request, (request) => {
+          const once = Effect.suspend(() => {
+            const attempt = ++attempts
+            return Effect.annotateCurrentSpan("attempt", attempt).pipe(
+              Effect.zipRight(Effect.logDebug("core banking request")),
+              Effect.zipRight(readEnvelope(operation, request)),
+              Effect.flatMap((envelope) => classify(call, envelope)),
+              Effect.tapErrorTag("Transient", (error) =>
+                Effect.logWarning("core banking attempt failed").pipe(
+                  Effect.annotateLogs({
+                    detail: error.detail,
+                    willRetry: call.retry && error.timedOut !== true && attempt < maxAttempts
                   })
-                )
-              )
+                )),
+              semaphore.withPermit,
+              Effect.annotateLogs("attempt", attempt)
+            )
+          })
+          const attempted = call.retry && maxAttempts > 1
+            ? Effect.retry(once, { schedule: backoff, while: (error) => error._tag === "Transient" && error.timedOut !== true })
+            : once
+          return Effect.catchTag(attempted, "Transient", (error) =>
+            Effect.fail(
+              new ProviderUnknownOutcome({
+                operation,
+                detail: `${error.detail} (${attempts} attempt${attempts === 1 ? "" : "s"})`
+              })
             ))
-        )
+        })
       }).pipe(
         Effect.tapBoth({
           onSuccess: () =>
@@ -152,13 +146,9 @@ export const makeTransport = (
             }
           }
         }),
-        Effect.annotateLogs(
-          call.reference === undefined ? { operation } : { operation, reference: call.reference }
-        ),
+        Effect.annotateLogs(labels),
         measureProviderCall(operation),
-        Effect.withSpan(call.spanName ?? `CoreBanking.${operation}`, {
-          attributes: call.reference === undefined ? { operation } : { operation, reference: call.reference }
-        })
+        Effect.withSpan(call.spanName ?? `CoreBanking.${operation}`, { attributes: labels, captureStackTrace: false })
       )
     }
 
