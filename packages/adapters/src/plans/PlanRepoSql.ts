@@ -4,13 +4,18 @@ import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
-/** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
+/**
+ * A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo.
+ * It decodes every field with the schema of the class's own field (the int8 amounts from strings),
+ * so the instances are made without validating again (`new Plan(row, true)`): that second check
+ * cost as much as the decode itself.
+ */
 const PlanRow = Schema.Struct({
   ...Plan.fields,
   totalAmountKobo: Schema.BigInt
 })
 
-/** A plan_instalments row. */
+/** A plan_instalments row (made the same way: `new Instalment(row, true)`). */
 const InstalmentRow = Schema.Struct({
   ...Instalment.fields,
   amountKobo: Schema.BigInt
@@ -33,10 +38,10 @@ export const PlanRepoSql = Layer.effect(
     const decodePlans = decodeRows(PlanRow)
     const decodeInstalments = decodeRows(InstalmentRow)
 
-    const plans = (query: Rows) => query.pipe(Effect.flatMap(decodePlans), Effect.map((rs) => rs.map((r) => new Plan(r))))
+    const plans = (query: Rows) => query.pipe(Effect.flatMap(decodePlans), Effect.map((rs) => rs.map((r) => new Plan(r, true))))
     const plan = (query: Rows) => plans(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
     const instalments = (query: Rows) =>
-      query.pipe(Effect.flatMap(decodeInstalments), Effect.map((rs) => rs.map((r) => new Instalment(r))))
+      query.pipe(Effect.flatMap(decodeInstalments), Effect.map((rs) => rs.map((r) => new Instalment(r, true))))
     const instalment = (query: Rows) => instalments(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
 
     /** The row or a defect: a statement that must return one did not. */

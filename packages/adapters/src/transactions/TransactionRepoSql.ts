@@ -3,7 +3,12 @@ import { Transaction, TransactionRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
-/** A transactions row: int8 amounts arrive as decimal strings and become bigint kobo. */
+/**
+ * A transactions row: int8 amounts arrive as decimal strings and become bigint kobo.
+ * It decodes every field with the schema of the class's own field (the int8 amounts from strings),
+ * so the instances are made without validating again (`new Transaction(row, true)`): that second check
+ * cost as much as the decode itself.
+ */
 export const TransactionRow = Schema.Struct({
   ...Transaction.fields,
   amountKobo: Schema.BigInt,
@@ -16,7 +21,7 @@ export const TransactionRepoSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const decode = decodeRows(TransactionRow)
     const rows = (query: Effect.Effect<ReadonlyArray<unknown>, any>) =>
-      query.pipe(Effect.flatMap(decode), Effect.map((rs) => rs.map((r) => new Transaction(r))), orDieDb)
+      query.pipe(Effect.flatMap(decode), Effect.map((rs) => rs.map((r) => new Transaction(r, true))), orDieDb)
 
     return TransactionRepo.of({
       recordDeposit: (deposit) =>

@@ -5,7 +5,12 @@ import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
 import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
-/** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
+/**
+ * A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo.
+ * It decodes every field with the schema of the class's own field (the int8 amounts from strings),
+ * so the instances are made without validating again (`new Transfer(row, true)`): that second check
+ * cost as much as the decode itself.
+ */
 const TransferRow = Schema.Struct({
   ...Transfer.fields,
   amountKobo: Schema.BigInt,
@@ -43,7 +48,7 @@ export const TransferRepoSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const decode = decodeRows(TransferRow)
     const transfers = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
-      query.pipe(Effect.flatMap(decode), Effect.map((rs) => rs.map((r) => new Transfer(r))))
+      query.pipe(Effect.flatMap(decode), Effect.map((rs) => rs.map((r) => new Transfer(r, true))))
     const first = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
       transfers(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
 
