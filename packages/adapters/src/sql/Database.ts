@@ -13,10 +13,27 @@ import * as Str from "effect/String"
 import { createRequire } from "node:module"
 import * as PgliteClient from "./PgliteClient.js"
 
+/**
+ * A name transform that remembers its answers. The names are the columns and fields the code
+ * names (a few hundred), and every row of every result has its keys renamed (38 string builds for
+ * a `RETURNING *` of `transactions`), every written field too (a regular expression each).
+ */
+const remembered = (transform: (name: string) => string) => {
+  const known = new Map<string, string>()
+  return (name: string): string => {
+    let renamed = known.get(name)
+    if (renamed === undefined) {
+      renamed = transform(name)
+      known.set(name, renamed)
+    }
+    return renamed
+  }
+}
+
 /** snake_case in SQL, camelCase in rows. */
 export const names = {
-  transformQueryNames: Str.camelToSnake,
-  transformResultNames: Str.snakeToCamel
+  transformQueryNames: remembered(Str.camelToSnake),
+  transformResultNames: remembered(Str.snakeToCamel)
 } as const
 
 type TypeParser = (value: string) => unknown
