@@ -354,27 +354,68 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
       }), { timeout: 30_000 })
   })
 
-  describe("markPaid", () => {
-    it.effect("marks the instalment paid only while it is open on that movement; otherwise none and nothing changes", () =>
+  describe("markPaidAndSave", () => {
+    it.effect("marks the instalment paid and saves the plan, only while it is open on that movement and the plan unchanged", () =>
       Effect.gen(function*() {
         const repo = yield* PlanRepo
         const customer = yield* newCustomer
         const p = yield* repo.insert(plan(customer.id))
         const transactionId = randomUUID()
         const open = yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId }))
-        // another movement, another cycle, no such plan: none
-        expect(Option.isNone(yield* repo.markPaid(p.id, 0, randomUUID(), later(5), later(6)))).toBe(true)
-        expect(Option.isNone(yield* repo.markPaid(p.id, 1, transactionId, later(5), later(6)))).toBe(true)
-        expect(Option.isNone(yield* repo.markPaid(randomUUID(), 0, transactionId, later(5), later(6)))).toBe(true)
+        const moved = new Plan({ ...p, nextCycle: 1, updatedAt: later(6) })
+        // another movement, another cycle, no such plan: none, and nothing changes
+        expect(Option.isNone(yield* repo.markPaidAndSave(moved, 0, randomUUID(), later(5), later(6)))).toBe(true)
+        expect(Option.isNone(yield* repo.markPaidAndSave(moved, 1, transactionId, later(5), later(6)))).toBe(true)
+        expect(Option.isNone(yield* repo.markPaidAndSave(new Plan({ ...moved, id: randomUUID() }), 0, transactionId, later(5), later(6))))
+          .toBe(true)
         expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(open)
+        expect(Option.getOrThrow(yield* repo.findById(p.id))).toEqual(p)
 
-        const paid = Option.getOrThrow(yield* repo.markPaid(p.id, 0, transactionId, later(5), later(6)))
-        expect(paid).toEqual(new Instalment({ ...open, status: "paid", paidAt: later(5), updatedAt: later(6) }))
+        const saved = Option.getOrThrow(yield* repo.markPaidAndSave(moved, 0, transactionId, later(5), later(6)))
+        expect(saved).toEqual(new Plan({ ...moved, version: p.version + 1 }))
+        expect(Option.getOrThrow(yield* repo.findById(p.id))).toEqual(saved)
+        const paid = new Instalment({ ...open, status: "paid", paidAt: later(5), updatedAt: later(6) })
         expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(paid)
         // paid already: none, and the first payment time stays
-        expect(Option.isNone(yield* repo.markPaid(p.id, 0, transactionId, later(7), later(8)))).toBe(true)
+        expect(Option.isNone(yield* repo.markPaidAndSave(saved, 0, transactionId, later(7), later(8)))).toBe(true)
         expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(paid)
+        expect(Option.getOrThrow(yield* repo.findById(p.id))).toEqual(saved)
       }))
+
+    it.effect("a plan saved meanwhile (another version): none, and the instalment stays open", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const p = yield* repo.insert(plan(customer.id))
+        const transactionId = randomUUID()
+        const open = yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId }))
+        const edited = yield* repo.save(new Plan({ ...p, withdrawalAccountName: "EDITED", updatedAt: later(3) }))
+        const stale = new Plan({ ...p, nextCycle: 1, updatedAt: later(6) })
+        expect(Option.isNone(yield* repo.markPaidAndSave(stale, 0, transactionId, later(5), later(6)))).toBe(true)
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(open)
+        expect(Option.getOrThrow(yield* repo.findById(p.id))).toEqual(edited)
+      }))
+
+    it.effect("while another unit of work holds the plan's lock it waits, then sees the plan's new version: none", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const uow = yield* UnitOfWork
+        const customer = yield* newCustomer
+        const p = yield* repo.insert(plan(customer.id))
+        const transactionId = randomUUID()
+        const open = yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId }))
+        const [edited, attempt] = yield* Effect.all([
+          uow.atomically(Effect.gen(function*() {
+            const locked = Option.getOrThrow(yield* repo.lock(p.id))
+            yield* realDelay(300)
+            return yield* repo.save(new Plan({ ...locked, withdrawalAccountName: "EDITED", updatedAt: later(3) }))
+          })),
+          Effect.zipRight(realDelay(100), repo.markPaidAndSave(new Plan({ ...p, nextCycle: 1 }), 0, transactionId, later(5), later(6)))
+        ], { concurrency: "unbounded" })
+        expect(Option.isNone(attempt)).toBe(true)
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(open)
+        expect(Option.getOrThrow(yield* repo.findById(p.id))).toEqual(edited)
+      }), { timeout: 30_000 })
   })
 
   describe("countMovements", () => {

@@ -246,10 +246,21 @@ export const PlanRepoSql = Layer.effect(
         }
           WHERE plan_id = ${i.planId} AND cycle = ${i.cycle}
           RETURNING *`).pipe(theOne("saveInstalment"), orDieDb),
-      markPaid: (planId, cycle, transactionId, paidAt, now) =>
-        orDieDb(instalment(sql`
-          UPDATE plan_instalments SET status = 'paid', paid_at = ${paidAt}, updated_at = ${now}
-          WHERE plan_id = ${planId} AND cycle = ${cycle} AND status = 'open' AND transaction_id = ${transactionId}
+      // One statement, so no transaction around it: the plan's row is locked at the version the
+      // caller read (none if it moved on), the instalment is marked paid only under that lock, and
+      // the plan is written only if the instalment was
+      markPaidAndSave: (p, cycle, transactionId, paidAt, now) =>
+        orDieDb(plan(sql`
+          WITH current AS (
+            SELECT id FROM disbursement_plans WHERE id = ${p.id} AND version = ${p.version} FOR UPDATE
+          ), paid AS (
+            UPDATE plan_instalments SET status = 'paid', paid_at = ${paidAt}, updated_at = ${now}
+            WHERE plan_id IN (SELECT id FROM current) AND cycle = ${cycle} AND status = 'open'
+              AND transaction_id = ${transactionId}
+            RETURNING plan_id
+          )
+          UPDATE disbursement_plans SET ${sql.update(savedColumns(p))}, version = version + 1
+          WHERE id IN (SELECT plan_id FROM paid) AND version = ${p.version}
           RETURNING *`)),
       listInstalments: (planId) =>
         orDieDb(instalments(sql`SELECT * FROM plan_instalments WHERE plan_id = ${planId} ORDER BY cycle`)),

@@ -245,7 +245,8 @@ const completedNotice = (plan: Plan) =>
 /**
  * `settle` for the common case, a scheduled payout this run started and saw confirmed: the
  * instalment is marked paid only while it is still open on this movement, and the plan moves on only
- * while it is as this run locked it (its version), in one transaction without reading either again.
+ * while it is as this run locked it (its version), in one step (`markPaidAndSave`: one statement)
+ * without reading either again.
  * Anything else (the plan edited or closed meanwhile, the instalment settled by someone else) falls
  * back to `settle`. Returns the plan as it stands afterwards.
  */
@@ -254,11 +255,9 @@ const settlePaid = (started: Started, confirmed: Transfer) =>
     const repo = yield* PlanRepo
     const at = yield* now
     const { instalment, plan } = started
-    const fast = instalment.kind !== "scheduled" ? Option.none<Plan>() : yield* atomically(Effect.gen(function*() {
-      const paid = yield* repo.markPaid(plan.id, instalment.cycle, confirmed.id, confirmed.updatedAt, at)
-      if (Option.isNone(paid)) return Option.none<Plan>()
-      return Option.some(yield* repo.save(advanced(plan, false, at)))
-    })).pipe(Effect.catchTag("PlanConflict", () => Effect.succeed(Option.none<Plan>())))
+    const fast = instalment.kind !== "scheduled"
+      ? Option.none<Plan>()
+      : yield* repo.markPaidAndSave(advanced(plan, false, at), instalment.cycle, confirmed.id, confirmed.updatedAt, at)
     if (Option.isSome(fast)) {
       const notice = completedNotice(fast.value)
       if (notice !== null) yield* Notices.raise({ customerId: plan.customerId, planId: plan.id, ...notice })

@@ -48,11 +48,13 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   /** Writes kind, status, attempts, transactionId, amountKobo, dueAt, paidAt, updatedAt. */
   readonly saveInstalment: (instalment: Instalment) => Effect.Effect<Instalment>
   /**
-   * Marks the instalment (planId, cycle) paid at `paidAt`, only while it is open and its live attempt
-   * is `transactionId`; the instalment as stored then, none when it was not (someone settled it, or
-   * it changed): the caller then settles the plan the general way.
+   * Marks the instalment (plan.id, cycle) paid at `paidAt` and writes `plan` as `save` does, in one
+   * atomic step and only if both apply: the instalment is still open on the live attempt
+   * `transactionId`, and the stored plan is still at `plan.version`. The plan as stored then; none
+   * when either did not apply, and nothing is written (someone settled it, or the plan changed): the
+   * caller then settles the plan the general way.
    */
-  readonly markPaid: (planId: string, cycle: number, transactionId: string, paidAt: Date, now: Date) => Effect.Effect<Option.Option<Instalment>>
+  readonly markPaidAndSave: (plan: Plan, cycle: number, transactionId: string, paidAt: Date, now: Date) => Effect.Effect<Option.Option<Plan>>
   /** The plan's instalments in cycle order. */
   readonly listInstalments: (planId: string) => Effect.Effect<ReadonlyArray<Instalment>>
   /** The plan's movements with this purpose that have not failed, created at or after `since` (all when null). */

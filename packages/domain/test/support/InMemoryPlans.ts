@@ -90,12 +90,19 @@ export const InMemoryPlanRepoLive = Layer.effect(
       release: (id) => Effect.flatMap(get(id), Option.match({ onNone: () => Effect.void, onSome: (p) => put(new PlanClass({ ...p, leaseUntil: null })) })),
       releaseMany: (ids) =>
         Effect.forEach(ids, (id) => Effect.flatMap(get(id), Option.match({ onNone: () => Effect.void, onSome: (p) => put(new PlanClass({ ...p, leaseUntil: null })) })), { discard: true }),
-      markPaid: (planId, cycle, transactionId, paidAt, now) =>
-        Ref.modify(ref, (s): [Option.Option<Instalment>, PlanState] => {
-          const stored = s.instalments.get(key(planId, cycle))
-          if (stored === undefined || stored.status !== "open" || stored.transactionId !== transactionId) return [Option.none(), s]
-          const saved = new InstalmentClass({ ...stored, status: "paid", paidAt, updatedAt: now })
-          return [Option.some(saved), { ...s, instalments: new Map(s.instalments).set(key(planId, cycle), saved) }]
+      markPaidAndSave: (plan, cycle, transactionId, paidAt, now) =>
+        Ref.modify(ref, (s): [Option.Option<Plan>, PlanState] => {
+          const current = s.plans.get(plan.id)
+          const open = s.instalments.get(key(plan.id, cycle))
+          if (current === undefined || current.version !== plan.version) return [Option.none(), s]
+          if (open === undefined || open.status !== "open" || open.transactionId !== transactionId) return [Option.none(), s]
+          const paid = new InstalmentClass({ ...open, status: "paid", paidAt, updatedAt: now })
+          const saved = new PlanClass({ ...plan, leaseUntil: current.leaseUntil, createdAt: current.createdAt, version: current.version + 1 })
+          return [Option.some(saved), {
+            ...s,
+            plans: new Map(s.plans).set(plan.id, saved),
+            instalments: new Map(s.instalments).set(key(plan.id, cycle), paid)
+          }]
         }),
       findInstalment: (planId, cycle) => Effect.map(Ref.get(ref), (s) => Option.fromNullable(s.instalments.get(key(planId, cycle)))),
       ensureInstalment: (instalment) =>
