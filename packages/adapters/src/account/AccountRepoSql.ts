@@ -6,7 +6,9 @@ import { decodeRows, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /**
  * One row of accounts JOIN customers: every account column, then the customer's columns, with the
- * customer's id and timestamps renamed so they do not collide with the account's.
+ * customer's id and timestamps renamed so they do not collide with the account's. It decodes every
+ * field with the schema of the class's own field, so the Account and Customer are made without
+ * validating again (`new Account(fields, true)`).
  */
 const JoinedRow = Schema.Struct({
   ...Account.fields,
@@ -20,12 +22,13 @@ const accountKeys = Object.keys(Account.fields) as Array<keyof typeof Account.fi
 const customerKeys = Object.keys(Customer.fields) as Array<keyof typeof Customer.fields>
 
 const toDomain = (r: typeof JoinedRow.Type): AccountWithCustomer => ({
-  account: new Account(Struct.pick(r, ...accountKeys)),
+  account: new Account(Struct.pick(r, ...accountKeys), true),
   customer: new Customer(
     Struct.pick(
       { ...r, id: r.customerId, accountId: r.id, createdAt: r.customerCreatedAt, updatedAt: r.customerUpdatedAt },
       ...customerKeys
-    )
+    ),
+    true
   )
 })
 
