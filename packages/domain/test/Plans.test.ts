@@ -7,7 +7,7 @@ import {Clock, Deferred, Duration, Effect, Exit, FastCheck as fc, Fiber, Layer, 
 import * as Banking from "../src/banking/index.js"
 import { CoreBanking, TestFunding } from "../src/banking/CoreBanking.js"
 import * as Fees from "../src/transfers/Fees.js"
-import type { Plan } from "../src/plans/Model.js"
+import { Plan } from "../src/plans/Model.js"
 import * as Plans from "../src/plans/index.js"
 import * as Schedule from "../src/plans/Schedule.js"
 import { AccountRepo } from "../src/account/Ports.js"
@@ -369,6 +369,37 @@ describe("payouts that cannot be made", () => {
       expect((yield* Plans.processDuePayouts()).plans).toBe(1)
       expect((yield* planOf(ada.customerId)).state).toBe("completed")
       expect(yield* paidOut).toBe(200_000n)
+    })))
+})
+
+describe("a plan saved while its payout was in flight", () => {
+  it.effect("the confirmed payout is recorded once, by the general settle, and the edit stays", () =>
+    withPlans(Effect.gen(function*() {
+      const ada = yield* fundedAda(1_000_000n)
+      yield* Plans.upsertPlan(ada.accountId, planInput({ totalAmountKobo: 200_000n, durationDays: 2 }))
+      yield* at("2026-11-21T08:00:00Z")
+      const repo = yield* PlanRepo
+      const fastPaths = yield* Ref.make<Array<boolean>>([])
+      // an edit lands between the run's lock and its recording of the confirmed payout
+      const editing = PlanRepo.of({
+        ...repo,
+        markPaidAndSave: (plan, cycle, transactionId, paidAt, now) =>
+          Effect.gen(function*() {
+            const current = Option.getOrThrow(yield* repo.findById(plan.id))
+            yield* Effect.orDie(repo.save(new Plan({ ...current, withdrawalAccountName: "EDITED MEANWHILE" })))
+            const recorded = yield* repo.markPaidAndSave(plan, cycle, transactionId, paidAt, now)
+            yield* Ref.update(fastPaths, (all) => [...all, Option.isSome(recorded)])
+            return recorded
+          })
+      })
+      expect(yield* Effect.provideService(Plans.processDuePayouts(), PlanRepo, editing)).toEqual({ plans: 1, paid: 1, failed: 0 })
+      // the one-statement path wrote nothing (the plan's version had moved on): settle recorded it
+      expect(yield* Ref.get(fastPaths)).toEqual([false])
+      const plan = yield* planOf(ada.customerId)
+      expect(plan.nextCycle).toBe(1)
+      expect(plan.withdrawalAccountName).toBe("EDITED MEANWHILE")
+      expect((yield* PlanStore.instalments(plan.id)).map((i) => i.status)).toEqual(["paid"])
+      expect(yield* paidOut).toBe(100_000n)
     })))
 })
 
