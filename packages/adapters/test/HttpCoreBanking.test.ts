@@ -7,12 +7,13 @@ import {
   TestFunding
 } from "@app/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
+import { Effect, Either, Fiber, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
 import {
   type CoreBankingHttpOptions,
   layer,
   makeHttpCoreBanking
 } from "../src/corebanking/HttpCoreBanking.js"
+import type { WireRequest } from "../src/corebanking/Sender.js"
 import { always, closedPort, makeStubBank, reply, sequence } from "./support/StubBank.js"
 
 const TOKEN = "tok_live_9f8e7d6c5b4a-secret"
@@ -43,6 +44,10 @@ const withClient = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(Effect.provide(Logger.remove(Logger.defaultLogger)))
 
 const fail = <A>(effect: Effect.Effect<A, CoreBankingError>) => Effect.flip(effect)
+
+/** Polls `condition` every 10 ms; the test's own timeout bounds the wait. */
+const waitUntil = (condition: () => boolean): Effect.Effect<void> =>
+  Effect.suspend(() => (condition() ? Effect.void : Effect.zipRight(Effect.sleep("10 millis"), waitUntil(condition))))
 
 const expectTag = (error: CoreBankingError, tag: CoreBankingError["_tag"]) => {
   expect(error._tag).toBe(tag)
@@ -414,7 +419,7 @@ describe("HttpCoreBanking", () => {
         expect(stub.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /provider/v1/banks"])
       })))
 
-    it.scopedLive("a base URL that is not an http(s) URL: every call is ProviderMisconfigured, nothing is sent", () =>
+    it.scopedLive("a base URL that is not an http(s) URL: every call is ProviderMisconfigured", () =>
       withClient(Effect.gen(function*() {
         for (const baseUrl of ["not a url", "ftp://127.0.0.1/"]) {
           const { coreBanking } = yield* makeHttpCoreBanking(options(baseUrl))
@@ -424,20 +429,20 @@ describe("HttpCoreBanking", () => {
         }
       })))
 
-    it.scopedLive("wrapSend sees every attempt's request, the token never among its fields", () =>
+    it.scopedLive("wrapSend sees every attempt's request: its method and path, and nothing else (no header, no token)", () =>
       withClient(Effect.gen(function*() {
         const stub = yield* makeStubBank
         stub.route(`GET /accounts/${ACCOUNT}`, sequence(reply.status(503), reply.ok(accountDetails)))
-        const seen: Array<string> = []
+        const seen: Array<{ readonly request: WireRequest; readonly timeoutMs: number }> = []
         const { coreBanking } = yield* makeHttpCoreBanking(options(stub.url, {
           wrapSend: (send) => (request, timeoutMs) => {
-            seen.push(`${request.method} ${request.path} ${timeoutMs}`)
+            seen.push({ request, timeoutMs })
             return send(request, timeoutMs)
           }
         }))
         yield* coreBanking.account(ACCOUNT)
-        expect(seen).toEqual([`GET /accounts/${ACCOUNT} ${TIMEOUT_MS}`, `GET /accounts/${ACCOUNT} ${TIMEOUT_MS}`])
-        expect(JSON.stringify(seen)).not.toContain(TOKEN)
+        const attempt = { request: { method: "GET", path: `/accounts/${ACCOUNT}` }, timeoutMs: TIMEOUT_MS }
+        expect(seen).toStrictEqual([attempt, attempt])
       })))
   })
 
@@ -858,6 +863,22 @@ describe("HttpCoreBanking", () => {
           `GET /accounts/${ACCOUNT}`
         ])
         expect(Date.now() - started).toBeGreaterThanOrEqual(2 * TIMEOUT_MS - 5)
+      })))
+
+    it.scopedLive("an interrupted call abandons its request at once and gives its permit back", () =>
+      withClient(Effect.gen(function*() {
+        // a timeout far beyond the test: only the interruption can end the first call
+        const { cb, stub } = yield* setup({ maxConcurrency: 1, timeoutMs: 30_000 })
+        stub.route("POST /transactions/debit", always(reply.delayed(20_000, reply.ok({}))))
+        stub.route(`GET /accounts/${ACCOUNT}`, always(reply.ok(accountDetails)))
+        const hanging = yield* Effect.fork(cb.debit(posting))
+        yield* waitUntil(() => stub.inFlight() === 1)
+        const started = Date.now()
+        yield* Fiber.interrupt(hanging)
+        // the connection is closed, so the bank sees the request abandoned
+        yield* waitUntil(() => stub.inFlight() === 0)
+        expect((yield* cb.account(ACCOUNT)).accountNumber).toBe(ACCOUNT)
+        expect(Date.now() - started).toBeLessThan(5_000)
       })))
 
     it.scopedLive("without the limit the same load has more than 2 in flight (the stub can tell)", () =>

@@ -58,6 +58,8 @@ export interface StubBank {
   /** the requests received on one route */
   readonly hits: (key: string) => ReadonlyArray<StubRequest>
   readonly maxInFlight: () => number
+  /** requests received and not yet answered or abandoned by the client */
+  readonly inFlight: () => number
 }
 
 export const makeStubBank: Effect.Effect<StubBank, never, Scope.Scope> = Effect.gen(function*() {
@@ -149,7 +151,8 @@ export const makeStubBank: Effect.Effect<StubBank, never, Scope.Scope> = Effect.
     },
     requests,
     hits: (key) => requests.filter((r) => `${r.method} ${r.path}` === key),
-    maxInFlight: () => maxInFlight
+    maxInFlight: () => maxInFlight,
+    inFlight: () => inFlight
   }
 })
 
