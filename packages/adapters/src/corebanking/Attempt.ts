@@ -37,8 +37,6 @@ import { issuePaths } from "./Mapping.js"
 import { type Send, Transient, type WireRequest } from "./Sender.js"
 import * as Wire from "./Wire.js"
 
-export { Transient } from "./Sender.js"
-
 export type AttemptError = CoreBankingError | Transient
 
 export interface Call<D, I, A> {

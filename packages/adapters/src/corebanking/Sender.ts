@@ -51,7 +51,7 @@ export const splitBaseUrl = (baseUrl: string): { readonly origin: string; readon
 }
 
 /** The error code of a transport failure (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET…), if any. */
-export const transportCode = (cause: unknown): string | undefined => {
+const transportCode = (cause: unknown): string | undefined => {
   let current: unknown = cause
   for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
     const code = (current as { code?: unknown }).code

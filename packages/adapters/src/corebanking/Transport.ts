@@ -73,17 +73,16 @@ export const makeTransport = (
     // first come, first served, one wake-up per release (concurrency/FairSemaphore.ts)
     const semaphore = yield* makeFairSemaphore(maxConcurrency)
 
+    // no sender for a base URL that is not an http(s) URL: every call is then ProviderMisconfigured
     const base = splitBaseUrl(config.baseUrl)
-    const sender: Send | undefined = base === undefined ? undefined : yield* makeSender(base, config.token)
-    const send: Send | undefined = sender === undefined || config.wrapSend === undefined ? sender : config.wrapSend(sender)
+    const wrap = config.wrapSend ?? ((send: Send) => send)
+    const readEnvelope = base === undefined ? undefined : makeReadEnvelope(wrap(yield* makeSender(base, config.token)), timeoutMs)
 
     const backoff = Schedule.exponential(Duration.millis(retryBaseDelayMs), 2).pipe(
       Schedule.modifyDelay((delay) => Duration.min(delay, MAX_BACKOFF)),
       Schedule.jittered,
       Schedule.intersect(Schedule.recurs(maxAttempts - 1))
     )
-
-    const readEnvelope = send === undefined ? undefined : makeReadEnvelope(send, timeoutMs)
 
     const run = <D, I, A>(call: Call<D, I, A>): Effect.Effect<A, CoreBankingError> => {
       const { operation } = call
