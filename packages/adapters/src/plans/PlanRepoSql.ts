@@ -2,20 +2,15 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+import { decodeInstances, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
-/**
- * A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo.
- * It decodes every field with the schema of the class's own field (the int8 amounts from strings),
- * so the instances are made without validating again (`new Plan(row, true)`): that second check
- * cost as much as the decode itself.
- */
+/** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
 const PlanRow = Schema.Struct({
   ...Plan.fields,
   totalAmountKobo: Schema.BigInt
 })
 
-/** A plan_instalments row (made the same way: `new Instalment(row, true)`). */
+/** A plan_instalments row. */
 const InstalmentRow = Schema.Struct({
   ...Instalment.fields,
   amountKobo: Schema.BigInt
@@ -35,13 +30,13 @@ export const PlanRepoSql = Layer.effect(
   PlanRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decodePlans = decodeRows(PlanRow)
-    const decodeInstalments = decodeRows(InstalmentRow)
+    const decodePlans = decodeInstances(PlanRow, Plan)
+    const decodeInstalments = decodeInstances(InstalmentRow, Instalment)
 
-    const plans = (query: Rows) => query.pipe(Effect.flatMap(decodePlans), Effect.map((rs) => rs.map((r) => new Plan(r, true))))
+    const plans = (query: Rows) => query.pipe(Effect.flatMap(decodePlans))
     const plan = (query: Rows) => plans(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
     const instalments = (query: Rows) =>
-      query.pipe(Effect.flatMap(decodeInstalments), Effect.map((rs) => rs.map((r) => new Instalment(r, true))))
+      query.pipe(Effect.flatMap(decodeInstalments))
     const instalment = (query: Rows) => instalments(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
 
     /** The row or a defect: a statement that must return one did not. */

@@ -1,14 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Transaction, TransactionRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
+import { decodeInstances, orDieDb } from "../sql/SqlSupport.js"
 
-/**
- * A transactions row: int8 amounts arrive as decimal strings and become bigint kobo.
- * It decodes every field with the schema of the class's own field (the int8 amounts from strings),
- * so the instances are made without validating again (`new Transaction(row, true)`): that second check
- * cost as much as the decode itself.
- */
+/** A transactions row: int8 amounts arrive as decimal strings and become bigint kobo. */
 export const TransactionRow = Schema.Struct({
   ...Transaction.fields,
   amountKobo: Schema.BigInt,
@@ -19,9 +14,9 @@ export const TransactionRepoSql = Layer.effect(
   TransactionRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decode = decodeRows(TransactionRow)
+    const decode = decodeInstances(TransactionRow, Transaction)
     const rows = (query: Effect.Effect<ReadonlyArray<unknown>, any>) =>
-      query.pipe(Effect.flatMap(decode), Effect.map((rs) => rs.map((r) => new Transaction(r, true))), orDieDb)
+      query.pipe(Effect.flatMap(decode), orDieDb)
 
     return TransactionRepo.of({
       recordDeposit: (deposit) =>

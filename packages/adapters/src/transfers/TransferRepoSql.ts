@@ -3,14 +3,9 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { MovementInFlight, MovementLost, Transfer, type TransferPatch, TransferRepo } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+import { decodeInstances, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
-/**
- * A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo.
- * It decodes every field with the schema of the class's own field (the int8 amounts from strings),
- * so the instances are made without validating again (`new Transfer(row, true)`): that second check
- * cost as much as the decode itself.
- */
+/** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
 const TransferRow = Schema.Struct({
   ...Transfer.fields,
   amountKobo: Schema.BigInt,
@@ -46,9 +41,9 @@ export const TransferRepoSql = Layer.effect(
   TransferRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decode = decodeRows(TransferRow)
+    const decode = decodeInstances(TransferRow, Transfer)
     const transfers = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
-      query.pipe(Effect.flatMap(decode), Effect.map((rs) => rs.map((r) => new Transfer(r, true))))
+      query.pipe(Effect.flatMap(decode))
     const first = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
       transfers(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
 
