@@ -355,13 +355,19 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
   })
 
   describe("markPaidAndSave", () => {
+    /** A new plan and its cycle 0, open on a live attempt. */
+    const planWithOpenInstalment = Effect.gen(function*() {
+      const repo = yield* PlanRepo
+      const customer = yield* newCustomer
+      const p = yield* repo.insert(plan(customer.id))
+      const transactionId = randomUUID()
+      const open = yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId }))
+      return { repo, p, transactionId, open }
+    })
+
     it.effect("marks the instalment paid and saves the plan, only while it is open on that movement and the plan unchanged", () =>
       Effect.gen(function*() {
-        const repo = yield* PlanRepo
-        const customer = yield* newCustomer
-        const p = yield* repo.insert(plan(customer.id))
-        const transactionId = randomUUID()
-        const open = yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId }))
+        const { repo, p, transactionId, open } = yield* planWithOpenInstalment
         const moved = new Plan({ ...p, nextCycle: 1, updatedAt: later(6) })
         // another movement, another cycle, no such plan: none, and nothing changes
         expect(Option.isNone(yield* repo.markPaidAndSave(moved, 0, randomUUID(), later(5), later(6)))).toBe(true)
@@ -384,11 +390,7 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
 
     it.effect("a plan saved meanwhile (another version): none, and the instalment stays open", () =>
       Effect.gen(function*() {
-        const repo = yield* PlanRepo
-        const customer = yield* newCustomer
-        const p = yield* repo.insert(plan(customer.id))
-        const transactionId = randomUUID()
-        const open = yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId }))
+        const { repo, p, transactionId, open } = yield* planWithOpenInstalment
         const edited = yield* repo.save(new Plan({ ...p, withdrawalAccountName: "EDITED", updatedAt: later(3) }))
         const stale = new Plan({ ...p, nextCycle: 1, updatedAt: later(6) })
         expect(Option.isNone(yield* repo.markPaidAndSave(stale, 0, transactionId, later(5), later(6)))).toBe(true)
@@ -398,12 +400,8 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
 
     it.effect("while another unit of work holds the plan's lock it waits, then sees the plan's new version: none", () =>
       Effect.gen(function*() {
-        const repo = yield* PlanRepo
         const uow = yield* UnitOfWork
-        const customer = yield* newCustomer
-        const p = yield* repo.insert(plan(customer.id))
-        const transactionId = randomUUID()
-        const open = yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId }))
+        const { repo, p, transactionId, open } = yield* planWithOpenInstalment
         const [edited, attempt] = yield* Effect.all([
           uow.atomically(Effect.gen(function*() {
             const locked = Option.getOrThrow(yield* repo.lock(p.id))

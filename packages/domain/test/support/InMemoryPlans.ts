@@ -24,6 +24,10 @@ export class PlanStore extends Context.Tag("test/PlanStore")<PlanStore, Ref.Ref<
 const key = (planId: string, cycle: number) => `${planId}#${cycle}`
 const free = (p: Plan, now: Date) => p.leaseUntil === null || p.leaseUntil.getTime() < now.getTime()
 
+/** `plan` written over `stored` as PlanRepo.save writes it: its lease and creation kept, the version bumped. */
+const savedOver = (stored: Plan, plan: Plan) =>
+  new PlanClass({ ...plan, leaseUntil: stored.leaseUntil, createdAt: stored.createdAt, version: stored.version + 1 })
+
 export const InMemoryPlanRepoLive = Layer.effect(
   PlanRepo,
   Effect.gen(function*() {
@@ -59,7 +63,7 @@ export const InMemoryPlanRepoLive = Layer.effect(
         Ref.modify(ref, (s): [Effect.Effect<Plan, PlanConflict>, PlanState] => {
           const stored = s.plans.get(plan.id)
           if (stored === undefined || stored.version !== plan.version) return [Effect.fail(new PlanConflict()), s]
-          const saved = new PlanClass({ ...plan, leaseUntil: stored.leaseUntil, createdAt: stored.createdAt, version: stored.version + 1 })
+          const saved = savedOver(stored, plan)
           return [Effect.succeed(saved), { ...s, plans: new Map(s.plans).set(plan.id, saved) }]
         }).pipe(Effect.flatten),
       lock: get,
@@ -97,7 +101,7 @@ export const InMemoryPlanRepoLive = Layer.effect(
           if (current === undefined || current.version !== plan.version) return [Option.none(), s]
           if (open === undefined || open.status !== "open" || open.transactionId !== transactionId) return [Option.none(), s]
           const paid = new InstalmentClass({ ...open, status: "paid", paidAt, updatedAt: now })
-          const saved = new PlanClass({ ...plan, leaseUntil: current.leaseUntil, createdAt: current.createdAt, version: current.version + 1 })
+          const saved = savedOver(current, plan)
           return [Option.some(saved), {
             ...s,
             plans: new Map(s.plans).set(plan.id, saved),
