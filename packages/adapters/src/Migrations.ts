@@ -28,6 +28,7 @@ import m0019_customer_directory from "./migrations/0019_customer_directory.js"
 import m0020_deletion_review from "./migrations/0020_deletion_review.js"
 import m0021_freezes_and_approvals from "./migrations/0021_freezes_and_approvals.js"
 import m0022_movement_audit_feed from "./migrations/0022_movement_audit_feed.js"
+import m0023_movement_feed_trigger_cost from "./migrations/0023_movement_feed_trigger_cost.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -51,7 +52,8 @@ export const migrations = Migrator.fromRecord({
   "0019_customer_directory": m0019_customer_directory,
   "0020_deletion_review": m0020_deletion_review,
   "0021_freezes_and_approvals": m0021_freezes_and_approvals,
-  "0022_movement_audit_feed": m0022_movement_audit_feed
+  "0022_movement_audit_feed": m0022_movement_audit_feed,
+  "0023_movement_feed_trigger_cost": m0023_movement_feed_trigger_cost
 })
 
 /** A fixed key for PostgreSQL's advisory lock around creating the migrations table ("kobo" in ASCII). */
