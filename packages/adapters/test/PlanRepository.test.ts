@@ -322,6 +322,32 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         expect(cleared).toMatchObject({ status: "open", transactionId: null, paidAt: null, attempts: 2 })
       }))
 
+    it.effect("linkInstalment: made linked when missing, taken while open with no attempt, else nothing written", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const customer = yield* newCustomer
+        const p = yield* repo.insert(plan(customer.id))
+        // missing: inserted as given
+        const first = instalment(p.id, 0, { transactionId: randomUUID() })
+        expect(yield* repo.linkInstalment(first)).toEqual(Option.some(first))
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(first)
+
+        // open with no attempt (an earlier attempt failed): attempt, amount, due date and updatedAt
+        // become the given ones; kind, attempts, createdAt stay
+        const free = yield* repo.ensureInstalment(instalment(p.id, 1, { kind: "borrow", attempts: 2 }))
+        const retry = instalment(p.id, 1, { transactionId: randomUUID(), amountKobo: 777n, dueAt: later(50), createdAt: later(51), updatedAt: later(52) })
+        const taken = new Instalment({ ...free, transactionId: retry.transactionId, amountKobo: 777n, dueAt: later(50), updatedAt: later(52) })
+        expect(yield* repo.linkInstalment(retry)).toEqual(Option.some(taken))
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 1))).toEqual(taken)
+
+        // linked to an attempt, or paid: none, and the stored one is unchanged
+        expect(yield* repo.linkInstalment(instalment(p.id, 1, { transactionId: randomUUID(), amountKobo: 1n }))).toEqual(Option.none())
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 1))).toEqual(taken)
+        const paid = yield* repo.saveInstalment(new Instalment({ ...first, status: "paid", transactionId: null, paidAt: later(60) }))
+        expect(yield* repo.linkInstalment(instalment(p.id, 0, { transactionId: randomUUID() }))).toEqual(Option.none())
+        expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(paid)
+      }))
+
     it.effect("concurrent ensureInstalment calls: one row, both return it", () =>
       Effect.gen(function*() {
         const repo = yield* PlanRepo

@@ -8,6 +8,7 @@ import * as Banking from "../src/banking/index.js"
 import { CoreBanking, TestFunding } from "../src/banking/CoreBanking.js"
 import * as Fees from "../src/transfers/Fees.js"
 import { Plan } from "../src/plans/Model.js"
+import { Transfer } from "../src/transfers/Model.js"
 import * as Plans from "../src/plans/index.js"
 import * as Schedule from "../src/plans/Schedule.js"
 import { AccountRepo } from "../src/account/Ports.js"
@@ -340,6 +341,30 @@ describe("payouts that cannot be made", () => {
       expect(yield* paidOut).toBe(300_000n)
       expect((yield* FakeBank.account(ada.accountNumber)).ledgerKobo).toBe(0n)
       expect(yield* FakeBank.conserved).toBe(true)
+    })))
+
+  it.effect("another movement in flight: the payout is not started and leaves no instalment linked; paid once it ends", () =>
+    withPlans(Effect.gen(function*() {
+      const ada = yield* fundedAda(1_000_000n)
+      const plan = yield* Plans.upsertPlan(ada.accountId, planInput())
+      yield* at("2026-11-21T08:00:00Z")
+      expect((yield* Plans.processDuePayouts()).paid).toBe(1)
+      // a movement of Ada's mid-saga (its account not yet put back)
+      const [first] = yield* TransferStore.all
+      const other = new Transfer({ ...first!, id: "other-movement", idempotencyKey: "other", status: "pending", restored: false })
+      const store = yield* TransferStore
+      yield* Ref.update(store, (m) => new Map(m).set(other.id, other))
+
+      yield* at("2026-11-22T08:00:00Z")
+      expect(yield* Plans.processDuePayouts()).toEqual({ plans: 1, paid: 0, failed: 0 })
+      // the link to the movement that could not be stored was undone with it
+      expect((yield* PlanStore.instalments(plan.id)).map((i) => [i.cycle, i.status])).toEqual([[0, "paid"]])
+      expect((yield* TransferStore.all).length).toBe(2)
+
+      yield* Ref.update(store, (m) => new Map(m).set(other.id, new Transfer({ ...other, status: "failed", restored: true })))
+      expect((yield* Plans.processDuePayouts()).paid).toBe(1)
+      expect((yield* PlanStore.instalments(plan.id)).map((i) => [i.cycle, i.status])).toEqual([[0, "paid"], [1, "paid"]])
+      expect(yield* paidOut).toBe(200_000n)
     })))
 
   it.effect("a payout the bank answers pending holds the plan on its cycle until reconciliation settles it", () =>

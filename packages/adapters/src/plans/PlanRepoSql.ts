@@ -21,6 +21,21 @@ const OPEN_PLAN_INDEX = "disbursement_plans_one_open_key"
 
 type Rows = Effect.Effect<ReadonlyArray<unknown>, SqlError>
 
+/** An instalment as a plan_instalments row (int8 amounts written as decimal strings). */
+const instalmentColumns = (i: Instalment) => ({
+  planId: i.planId,
+  cycle: i.cycle,
+  amountKobo: i.amountKobo.toString(),
+  kind: i.kind,
+  status: i.status,
+  attempts: i.attempts,
+  transactionId: i.transactionId,
+  dueAt: i.dueAt,
+  paidAt: i.paidAt,
+  createdAt: i.createdAt,
+  updatedAt: i.updatedAt
+})
+
 /**
  * Plans are `disbursement_plans` rows, written with optimistic concurrency (`version`); a partial
  * unique index on (customer_id) WHERE state <> 'completed' keeps one open plan per customer. Leases
@@ -201,21 +216,7 @@ export const PlanRepoSql = Layer.effect(
       ensureInstalment: (i) =>
         Effect.gen(function*() {
           const inserted = yield* instalment(sql`
-            INSERT INTO plan_instalments ${
-            sql.insert({
-              planId: i.planId,
-              cycle: i.cycle,
-              amountKobo: i.amountKobo.toString(),
-              kind: i.kind,
-              status: i.status,
-              attempts: i.attempts,
-              transactionId: i.transactionId,
-              dueAt: i.dueAt,
-              paidAt: i.paidAt,
-              createdAt: i.createdAt,
-              updatedAt: i.updatedAt
-            })
-          }
+            INSERT INTO plan_instalments ${sql.insert(instalmentColumns(i))}
             ON CONFLICT (plan_id, cycle) DO NOTHING
             RETURNING *`)
           if (Option.isSome(inserted)) return inserted.value
@@ -225,6 +226,15 @@ export const PlanRepoSql = Layer.effect(
             theOne("ensureInstalment")
           )
         }).pipe(orDieDb),
+      // one statement: made when missing, taken only while open with no attempt (else nothing written)
+      linkInstalment: (i) =>
+        orDieDb(instalment(sql`
+          INSERT INTO plan_instalments ${sql.insert(instalmentColumns(i))}
+          ON CONFLICT (plan_id, cycle) DO UPDATE SET
+            transaction_id = EXCLUDED.transaction_id, amount_kobo = EXCLUDED.amount_kobo,
+            due_at = EXCLUDED.due_at, updated_at = EXCLUDED.updated_at
+          WHERE plan_instalments.status = 'open' AND plan_instalments.transaction_id IS NULL
+          RETURNING *`)),
       saveInstalment: (i) =>
         instalment(sql`
           UPDATE plan_instalments SET ${

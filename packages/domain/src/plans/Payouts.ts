@@ -40,27 +40,29 @@ const sourceAccount = (customerId: string) =>
     )
   )
 
+/** The instalment record of the plan's next cycle as the current terms schedule it: open, no attempt. */
+const scheduledInstalment = (plan: Plan, at: Date) =>
+  new Instalment({
+    planId: plan.id,
+    cycle: cycleIndex(plan),
+    amountKobo: Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, plan.nextCycle),
+    kind: "scheduled",
+    status: "open",
+    attempts: 0,
+    transactionId: null,
+    dueAt: Schedule.dueAt(termsOf(plan), plan.anchorDate!, plan.nextCycle),
+    paidAt: null,
+    createdAt: at,
+    updatedAt: at
+  })
+
 /** The open instalment record of the plan's next cycle, created (as scheduled) when missing. */
 export const ensureCurrentInstalment = (plan: Plan, at: Date) =>
   Effect.gen(function*() {
     const repo = yield* PlanRepo
-    const amountKobo = Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, plan.nextCycle)
-    const dueAt = Schedule.dueAt(termsOf(plan), plan.anchorDate!, plan.nextCycle)
-    const stored = yield* repo.ensureInstalment(
-      new Instalment({
-        planId: plan.id,
-        cycle: cycleIndex(plan),
-        amountKobo,
-        kind: "scheduled",
-        status: "open",
-        attempts: 0,
-        transactionId: null,
-        dueAt,
-        paidAt: null,
-        createdAt: at,
-        updatedAt: at
-      })
-    )
+    const scheduled = scheduledInstalment(plan, at)
+    const { amountKobo, dueAt } = scheduled
+    const stored = yield* repo.ensureInstalment(scheduled)
     // an edit may have replaced the schedule since the record was made: it takes the current terms
     if (stored.status === "open" && stored.transactionId === null && (stored.amountKobo !== amountKobo || stored.dueAt.getTime() !== dueAt.getTime())) {
       return yield* repo.saveInstalment(new Instalment({ ...stored, amountKobo, dueAt, updatedAt: at }))
@@ -117,8 +119,8 @@ interface Started {
 
 /**
  * Starts the payout of the plan's next cycle, if it is due and has no live attempt: under the plan's
- * row lock the instalment record is made and linked to a new movement, so however many schedulers
- * get here, one attempt exists. Returns the movement to drive, if one was started. The fee schedule
+ * row lock the instalment record is made (or taken) and linked to a new movement, so however many
+ * schedulers get here, one attempt exists. Returns the movement to drive, if one was started. The fee schedule
  * is the caller's (read once per batch of plans).
  */
 const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
@@ -133,9 +135,13 @@ const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
     if (Option.isNone(owner) || owner.value.customer.customerStatus !== "active") return Option.none<Started>()
     const source = owner.value.customer.coreAccountNumber
     if (source === null) return yield* new NoBankAccount()
-    const instalment = yield* ensureCurrentInstalment(plan, at)
-    if (instalment.status !== "open" || instalment.transactionId !== null) return Option.none<Started>()
     const id = yield* (yield* Ids).next
+    // the instalment is linked to the new movement's id first (made, or taken while open with no
+    // attempt, with the current terms): when it is not free, nothing is written and there is no
+    // attempt; when the movement then cannot be stored, the unit of work undoes the link
+    const linked = yield* repo.linkInstalment(new Instalment({ ...scheduledInstalment(plan, at), transactionId: id }))
+    if (Option.isNone(linked)) return Option.none<Started>()
+    const instalment = linked.value
     // the key embeds the new id: it cannot be stored yet, so the movement is inserted without a lookup
     const transfer = yield* (yield* TransferRepo).createFresh(movementOf(plan, {
       kind: "scheduled",
@@ -145,8 +151,7 @@ const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
       requestHash: `plan:${plan.id}:${instalment.cycle}`,
       narration: `Plan payout ${plan.nextCycle + 1} of ${plan.cycleCount}`
     }, at, id, source))
-    const linked = yield* repo.saveInstalment(new Instalment({ ...instalment, transactionId: transfer.id, updatedAt: at }))
-    return Option.some<Started>({ transfer, plan, instalment: linked })
+    return Option.some<Started>({ transfer, plan, instalment })
   }))
 
 /**

@@ -45,6 +45,14 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   readonly findInstalment: (planId: string, cycle: number) => Effect.Effect<Option.Option<Instalment>>
   /** Inserts the instalment unless (planId, cycle) exists; returns the stored one either way. */
   readonly ensureInstalment: (instalment: Instalment) => Effect.Effect<Instalment>
+  /**
+   * Links the instalment (planId, cycle) to a new attempt (`instalment.transactionId`), in one step:
+   * inserted as given when missing; when stored, open and linked to no attempt, its transactionId,
+   * amountKobo, dueAt and updatedAt become the given ones (kind and attempts are kept). The stored
+   * instalment then; none when it is stored but not free (paid, or linked to an attempt), and
+   * nothing is written.
+   */
+  readonly linkInstalment: (instalment: Instalment) => Effect.Effect<Option.Option<Instalment>>
   /** Writes kind, status, attempts, transactionId, amountKobo, dueAt, paidAt, updatedAt. */
   readonly saveInstalment: (instalment: Instalment) => Effect.Effect<Instalment>
   /**

@@ -4,10 +4,11 @@
  * not block (one fiber at a time touches a plan in these tests); the SQL adapter's row lock is
  * tested against both databases.
  */
-import {Context, Effect, Layer, Option, Ref} from "effect"
+import {Context, Effect, Exit, Layer, Option, Ref} from "effect"
 import { type Instalment, Instalment as InstalmentClass, type Plan, Plan as PlanClass } from "../../src/plans/Model.js"
 import { PlanConflict } from "../../src/plans/Errors.js"
 import { PlanRepo } from "../../src/plans/Ports.js"
+import { UnitOfWork } from "../../src/shared/Ports.js"
 import {TransferStore} from "./InMemoryTransfers.js"
 
 interface PlanState {
@@ -115,6 +116,19 @@ export const InMemoryPlanRepoLive = Layer.effect(
           if (stored !== undefined) return [stored, s]
           return [instalment, { ...s, instalments: new Map(s.instalments).set(key(instalment.planId, instalment.cycle), instalment) }]
         }),
+      linkInstalment: (instalment) =>
+        Ref.modify(ref, (s): [Option.Option<Instalment>, PlanState] => {
+          const stored = s.instalments.get(key(instalment.planId, instalment.cycle))
+          if (stored !== undefined && (stored.status !== "open" || stored.transactionId !== null)) return [Option.none(), s]
+          const linked = stored === undefined ? instalment : new InstalmentClass({
+            ...stored,
+            transactionId: instalment.transactionId,
+            amountKobo: instalment.amountKobo,
+            dueAt: instalment.dueAt,
+            updatedAt: instalment.updatedAt
+          })
+          return [Option.some(linked), { ...s, instalments: new Map(s.instalments).set(key(instalment.planId, instalment.cycle), linked) }]
+        }),
       saveInstalment: (instalment) =>
         Ref.modify(ref, (s): [Instalment, PlanState] => {
           const saved = new InstalmentClass(instalment)
@@ -132,7 +146,24 @@ export const InMemoryPlanRepoLive = Layer.effect(
   })
 )
 
+/**
+ * The surrounding UnitOfWork, with the plans and instalments also put back when a unit fails, as
+ * the database's transaction does (the general in-memory unit of work only knows its own store).
+ */
+const PlanAwareUnitOfWork = Layer.effect(
+  UnitOfWork,
+  Effect.gen(function*() {
+    const inner = yield* UnitOfWork
+    const ref = yield* PlanStore
+    return UnitOfWork.of({
+      atomically: (effect) =>
+        Effect.flatMap(Ref.get(ref), (before) =>
+          inner.atomically(effect).pipe(Effect.onExit((exit) => (Exit.isFailure(exit) ? Ref.set(ref, before) : Effect.void))))
+    })
+  })
+)
+
 /** Plans; needs the TransferStore of InMemoryTransfersLive. */
-export const InMemoryPlansLive = InMemoryPlanRepoLive.pipe(
+export const InMemoryPlansLive = Layer.merge(InMemoryPlanRepoLive, PlanAwareUnitOfWork).pipe(
   Layer.provideMerge(Layer.effect(PlanStore, Ref.make<PlanState>({ plans: new Map(), instalments: new Map() })))
 )
