@@ -120,8 +120,8 @@ interface Started {
 /**
  * Starts the payout of the plan's next cycle, if it is due and has no live attempt: under the plan's
  * row lock the instalment record is made (or taken) and linked to a new movement, so however many
- * schedulers get here, one attempt exists. Returns the movement to drive, if one was started. The fee schedule
- * is the caller's (read once per batch of plans).
+ * schedulers get here, one attempt exists. Returns the movement to drive, if one was started. The
+ * fee schedule is the caller's (read once per batch of plans).
  */
 const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
   atomically(Effect.gen(function*() {
