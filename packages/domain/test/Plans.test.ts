@@ -116,6 +116,21 @@ describe("plan terms", () => {
       expect(active.anchorDate).toBe("2026-11-21")
       expect(active.nextDueAt?.toISOString()).toBe("2026-11-21T08:00:00.000Z")
     })))
+
+  it.effect("activated by someone else between its read and its save: the stored, active plan is the answer", () =>
+    withPlans(Effect.gen(function*() {
+      const ada = yield* fundedAda(0n)
+      const read = yield* Plans.upsertPlan(ada.accountId, planInput())
+      expect(read.state).toBe("awaiting_funds")
+      // funded, and activated (by the deposit or the activation job) after `read` was taken
+      yield* deposit(ada, 1_000_000n)
+      yield* TestClock.adjust(Duration.minutes(3))
+      yield* Plans.activateFundedPlans()
+      const stored = yield* planOf(ada.customerId)
+      expect(stored.state).toBe("active")
+      // a request that read the plan before: its save conflicts, and it answers with the stored plan
+      expect(yield* Plans.activateIfFunded(read)).toEqual(stored)
+    })))
 })
 
 describe("a daily plan, through its whole life", () => {

@@ -47,6 +47,7 @@ export const coverageNeeded = (plan: Plan) => Effect.map(Settings.get(Settings.N
  * Activates a plan awaiting funds, or resumes a depleted one, when the wallet covers the rest of the
  * pot. A new plan is anchored at the first slot after now; a depleted one keeps its anchor, so its
  * missed cycles are due at once and are caught up in order. Provider trouble leaves it as it is.
+ * The plan as it then stands is returned: when someone else saved it first, the stored one.
  */
 export const activateIfFunded = (plan: Plan) =>
   Effect.gen(function*() {
@@ -70,7 +71,9 @@ export const activateIfFunded = (plan: Plan) =>
     return activated
   }).pipe(
     Effect.catchTags({
-      PlanConflict: () => Effect.succeed(plan),
+      // saved meanwhile (most often activated by the activation job, or by a deposit, between our
+      // read and our save): the plan as it now stands, not the stale one we read
+      PlanConflict: () => Effect.map(Effect.flatMap(PlanRepo, (repo) => repo.findById(plan.id)), Option.getOrElse(() => plan)),
       ProviderRefused: () => Effect.succeed(plan),
       ProviderUnknownOutcome: () => Effect.succeed(plan),
       ProviderMisconfigured: () => Effect.succeed(plan)
