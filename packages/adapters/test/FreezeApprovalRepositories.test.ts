@@ -164,5 +164,44 @@ layer(Repos, { timeout: "60 seconds" })(`freezes, approvals and the movement fee
         expect(audit.items.map((e) => e.action).reverse()).toEqual(["movement.created", "movement.changed"])
         expect(yield* StaffAccess.Audit.verify).toMatchObject({ ok: true })
       }))
+
+    it.effect("a change of any one of the eight state columns is captured; lease and epoch alone are not", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const customer = yield* newCustomer("feed8", "63", at)
+        const id = randomUUID()
+        yield* sql`
+          INSERT INTO transactions (id, customer_id, type, purpose, amount_kobo, status, created_at, updated_at)
+          VALUES (${id}, ${customer.id}, 'credit', 'deposit', 150000, 'pending', ${at}, ${at})`
+        // what the saga writes with every step: no state change
+        yield* sql`UPDATE transactions SET lease_until = ${later(5)}, epoch = epoch + 1, updated_at = ${later(5)} WHERE id = ${id}`
+        const changes = [
+          sql`UPDATE transactions SET pnd_lifted = true WHERE id = ${id}`,
+          sql`UPDATE transactions SET lien_placed = true WHERE id = ${id}`,
+          sql`UPDATE transactions SET debit_state = 'attempted' WHERE id = ${id}`,
+          sql`UPDATE transactions SET transfer_state = 'attempted' WHERE id = ${id}`,
+          sql`UPDATE transactions SET reversal_state = 'attempted' WHERE id = ${id}`,
+          sql`UPDATE transactions SET restored = false WHERE id = ${id}`,
+          sql`UPDATE transactions SET failure_reason = 'x' WHERE id = ${id}`,
+          sql`UPDATE transactions SET status = 'failed' WHERE id = ${id}`
+        ]
+        for (const change of changes) yield* change
+        const rows = yield* sql<{ before: any; after: any }>`
+          SELECT before, after FROM movement_changes WHERE transaction_id = ${id} ORDER BY id`
+        // the insert, then one row per change, each differing from the one before in its column only
+        expect(rows).toHaveLength(1 + changes.length)
+        const changed = rows.slice(1).map((r) =>
+          Object.keys(r.after).filter((k) => JSON.stringify(r.after[k]) !== JSON.stringify(r.before[k])))
+        expect(changed).toEqual([
+          ["pndLifted"],
+          ["lienPlaced"],
+          ["debitState"],
+          ["transferState"],
+          ["reversalState"],
+          ["restored"],
+          ["failureReason"],
+          ["status"]
+        ])
+      }))
   })
 })
