@@ -116,7 +116,9 @@ describe("plan terms", () => {
       expect(active.anchorDate).toBe("2026-11-21")
       expect(active.nextDueAt?.toISOString()).toBe("2026-11-21T08:00:00.000Z")
     })))
+})
 
+describe("plan activation", () => {
   it.effect("activated by someone else between its read and its save: the stored, active plan is the answer", () =>
     withPlans(Effect.gen(function*() {
       const ada = yield* fundedAda(0n)
