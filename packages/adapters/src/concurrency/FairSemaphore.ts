@@ -74,7 +74,21 @@ export const makeFairSemaphore = (permits: number): Effect.Effect<FairSemaphore>
       })
 
     const withPermit = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.uninterruptibleMask((restore) => Effect.zipRight(take(restore), Effect.ensuring(restore(self), release)))
+      Effect.uninterruptibleMask((restore) => {
+        // already uninterruptible here: the release follows `self` whatever its exit, with no
+        // second mask (Effect.ensuring's); a free permit is taken without suspending
+        const held = Effect.matchCauseEffect(restore(self), {
+          onFailure: (cause) => Effect.zipRight(release, Effect.failCause(cause)),
+          onSuccess: (value) => Effect.as(release, value)
+        })
+        return Effect.suspend(() => {
+          if (free > 0) {
+            free--
+            return held
+          }
+          return Effect.zipRight(take(restore), held)
+        })
+      })
 
     return { take, release, withPermit, waiting: () => waiters.size }
   })

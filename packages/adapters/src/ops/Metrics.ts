@@ -122,15 +122,15 @@ const exitOutcome = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, 
 /** Runs `effect`, counting it in `provider_calls_total` and timing it in `provider_call_duration_seconds`. */
 export const measureProviderCall = (operation: string) => <A, E extends { readonly _tag: string }, R>(
   effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, R> =>
-  Effect.timed(Effect.exit(effect)).pipe(
-    Effect.flatMap(([took, exit]) =>
-      Effect.zipRight(
-        Effect.all([
-          count(providerCallsTotal, { operation, outcome: exitOutcome(exit) }),
-          observeSeconds(providerCallDuration, { operation }, took)
-        ], { discard: true }),
-        exit
-      )
-    )
-  )
+): Effect.Effect<A, E, R> => {
+  const durationLabels = labelSet({ operation })
+  // both updates in one step (this runs on every provider call)
+  return Effect.flatMap(Effect.timed(Effect.exit(effect)), ([took, exit]) =>
+    Effect.zipRight(
+      Effect.sync(() => {
+        providerCallsTotal.unsafeUpdate(1, labelSet({ operation, outcome: exitOutcome(exit) }))
+        providerCallDuration.unsafeUpdate(Duration.toMillis(took) / 1000, durationLabels)
+      }),
+      exit
+    ))
+}
