@@ -368,6 +368,61 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         expect(yield* repo.update(original, {}, later(40))).toEqual(new Transfer({ ...expected3, updatedAt: later(40) }))
       }))
 
+    it.effect("updateCurrent: the same fenced write, returning the writer's record with the patch applied, equal to the row as stored", () =>
+      Effect.gen(function*() {
+        const repo = yield* TransferRepo
+        const customer = yield* newCustomer
+        const original = yield* created(transfer(customer.id))
+        const stored = (id: string) => Effect.map(repo.findById(id), Option.getOrThrow)
+
+        const leasedAt = Date.now()
+        const step1 = yield* repo.updateCurrent(original, { pndLifted: true, leaseUntil: later(30_020) }, later(10))
+        // the lease runs from the database's now(), as with update
+        expect(Math.abs(step1.leaseUntil!.getTime() - (leasedAt + 30_000))).toBeLessThan(5_000)
+        expect(step1).toEqual(new Transfer({ ...original, pndLifted: true, leaseUntil: step1.leaseUntil, updatedAt: later(10) }))
+        expect(yield* stored(original.id)).toEqual(step1)
+
+        // no lease in the patch: the lease stays as it is
+        const step2 = yield* repo.updateCurrent(step1, {
+          lienPlaced: true,
+          debitState: "applied",
+          transferState: "attempted",
+          nameEnquirySessionId: "000013260101100000999999999999",
+          nameEnquiryAt: later(15),
+          retryCount: 1,
+          nextAttemptAt: later(120_000)
+        }, later(20))
+        expect(step2.leaseUntil).toEqual(step1.leaseUntil)
+        expect(yield* stored(original.id)).toEqual(step2)
+
+        const step3 = yield* repo.updateCurrent(step2, {
+          status: "failed",
+          failureReason: "transfer failed",
+          transferState: "failed",
+          reversalState: "applied",
+          restored: true,
+          nextAttemptAt: null,
+          leaseUntil: null
+        }, later(30))
+        expect(step3).toEqual(new Transfer({
+          ...step2,
+          status: "failed",
+          failureReason: "transfer failed",
+          transferState: "failed",
+          reversalState: "applied",
+          restored: true,
+          nextAttemptAt: null,
+          leaseUntil: null,
+          updatedAt: later(30)
+        }))
+        expect(yield* stored(original.id)).toEqual(step3)
+
+        // fenced like update: a write under another epoch than the movement's changes nothing
+        const lost = yield* Effect.flip(repo.updateCurrent(new Transfer({ ...step3, epoch: 7 }), { pndLifted: false }, later(40)))
+        expect(lost).toEqual(new MovementLost({ transferId: original.id, epoch: 7 }))
+        expect(yield* stored(original.id)).toEqual(step3)
+      }))
+
     it.effect("updating an unknown transfer fails with MovementLost", () =>
       Effect.gen(function*() {
         const repo = yield* TransferRepo

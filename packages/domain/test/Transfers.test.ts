@@ -208,14 +208,15 @@ describe("a crash or unknown outcome at every provider call, then recovery from 
 })
 
 describe("journal writes: an outcome is journaled with the next write, never lost", () => {
-  /** Runs `self` counting the journal writes (TransferRepo.update) it makes. */
+  /** Runs `self` counting the journal writes (TransferRepo.update and updateCurrent) it makes. */
   const countingWrites = <A, E, R>(self: Effect.Effect<A, E, R>) =>
     Effect.gen(function*() {
       const repo = yield* TransferRepo
       const writes = yield* Ref.make(0)
       const result = yield* Effect.provideService(self, TransferRepo, {
         ...repo,
-        update: (claim, patch, now) => Effect.zipRight(Ref.update(writes, (n) => n + 1), repo.update(claim, patch, now))
+        update: (claim, patch, now) => Effect.zipRight(Ref.update(writes, (n) => n + 1), repo.update(claim, patch, now)),
+        updateCurrent: (current, patch, now) => Effect.zipRight(Ref.update(writes, (n) => n + 1), repo.updateCurrent(current, patch, now))
       })
       return { result, writes: yield* Ref.get(writes) }
     })

@@ -1,9 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { MovementInFlight, MovementLost, Transfer, type TransferPatch, TransferRepo } from "@app/domain"
+import type { Fragment } from "@effect/sql/Statement"
+import { MovementInFlight, MovementLost, Transfer, type TransferClaim, type TransferPatch, TransferRepo } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeInstances, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+import { decodeInstances, decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
 const TransferRow = Schema.Struct({
@@ -151,6 +152,36 @@ export const TransferRepoSql = Layer.effect(
         Effect.catchTag("ParseError", Effect.die)
       )
 
+    /** The patch's journal columns that are set (an absent or undefined key leaves its column as it is). */
+    const definedOf = (patch: TransferPatch): Record<string, unknown> => {
+      const set: Record<string, unknown> = {}
+      for (const key of patchKeys) {
+        const value = patch[key]
+        if (value !== undefined) set[key] = value
+      }
+      return set
+    }
+    const decodeLease = decodeRows(Schema.Struct({ leaseUntil: Transfer.fields.leaseUntil }))
+
+    /**
+     * The fenced journal write (applied only while the writer's epoch is still the movement's):
+     * the patch's columns, updated_at = now, and the lease renewed from the database's clock (see
+     * leaseFromNow); `returning` says what comes back (no row: fenced out).
+     */
+    const journalWrite = (claim: TransferClaim, patch: TransferPatch, now: Date, returning: Fragment) => {
+      const set = definedOf(patch)
+      set.updatedAt = now
+      const lease = patch.leaseUntil === undefined
+        ? sql``
+        : patch.leaseUntil === null
+        ? sql`, lease_until = NULL`
+        : sql`, lease_until = ${leaseFromNow(sql, now, patch.leaseUntil)}`
+      return sql`
+        UPDATE transactions SET ${sql.update(set)}${lease}
+        WHERE id = ${claim.id} AND type = 'transfer' AND epoch = ${claim.epoch}
+        RETURNING ${returning}`
+    }
+
     return TransferRepo.of({
       create,
       createFresh,
@@ -161,31 +192,26 @@ export const TransferRepoSql = Layer.effect(
           sql<{ readonly inFlight: boolean }>`
             SELECT EXISTS (SELECT 1 FROM transactions WHERE customer_id = ${customerId} AND in_flight) AS in_flight`
         ).pipe(Effect.map((rows) => rows[0]?.inFlight === true)),
-      update: (claim, patch, now) => {
-        const set: Record<string, unknown> = {}
-        for (const key of patchKeys) {
-          const value = patch[key]
-          if (value !== undefined) set[key] = value
-        }
-        set.updatedAt = now
-        // a renewed lease runs from the database's clock (see leaseFromNow)
-        const lease = patch.leaseUntil === undefined
-          ? sql``
-          : patch.leaseUntil === null
-          ? sql`, lease_until = NULL`
-          : sql`, lease_until = ${leaseFromNow(sql, now, patch.leaseUntil)}`
-        // fenced: applied only while the writer's epoch is still the movement's
-        return first(sql`
-          UPDATE transactions SET ${sql.update(set)}${lease}
-          WHERE id = ${claim.id} AND type = 'transfer' AND epoch = ${claim.epoch}
-          RETURNING *`).pipe(
+      update: (claim, patch, now) =>
+        first(journalWrite(claim, patch, now, sql`*`)).pipe(
           orDieDb,
           Effect.flatMap(Option.match({
             onNone: () => Effect.fail(new MovementLost({ transferId: claim.id, epoch: claim.epoch })),
             onSome: Effect.succeed
           }))
-        )
-      },
+        ),
+      // only the lease comes back (set on the database's clock): reading and decoding the whole
+      // row after every journal write was ~5% of the service's CPU per payout
+      updateCurrent: (current, patch, now) =>
+        journalWrite(current, patch, now, sql`lease_until`).pipe(
+          Effect.flatMap(decodeLease),
+          orDieDb,
+          Effect.flatMap((rows) =>
+            rows[0] === undefined
+              ? Effect.fail(new MovementLost({ transferId: current.id, epoch: current.epoch }))
+              : Effect.succeed(new Transfer({ ...current, ...definedOf(patch), updatedAt: now, leaseUntil: rows[0].leaseUntil }, true))
+          )
+        ),
       claimDue: (now, leaseUntil, limit) =>
         orDieDb(sql.withTransaction(Effect.gen(function*() {
           const due = yield* sql<{ readonly id: string }>`

@@ -64,7 +64,8 @@ const run = <R>(held: TransferClaim, loaded: Effect.Effect<Transfer, never, R>) 
     let lastCall: AccountCall = null
     const write = (patch: TransferPatch) =>
       Effect.flatMap(now, (at) =>
-        repo.update(held, { leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)), ...deferred, ...patch }, at)).pipe(
+        // `t` is the record as this driver last wrote or loaded it, under `held`'s epoch
+        repo.updateCurrent(t, { leaseUntil: new Date(at.getTime() + Duration.toMillis(LEASE)), ...deferred, ...patch }, at)).pipe(
           Effect.tap((updated) =>
             Effect.sync(() => {
               t = updated

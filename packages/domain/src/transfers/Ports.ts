@@ -30,6 +30,14 @@ export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRep
    */
   readonly update: (claim: TransferClaim, patch: TransferPatch, now: Date) => Effect.Effect<Transfer, MovementLost>
   /**
+   * `update` for the driver holding the movement's current record (`current`: as its claim, its
+   * insert or its last write returned it, under the epoch it holds): the same fenced write, and
+   * what it returns is `current` with the patch applied (the lease as the database set it), not the
+   * row read back. Exact because a movement's row changes only by the writes of its epoch's holder
+   * and by claims, which bump the epoch and so fence this write out (MovementLost).
+   */
+  readonly updateCurrent: (current: Transfer, patch: TransferPatch, now: Date) => Effect.Effect<Transfer, MovementLost>
+  /**
    * Claims up to `limit` pending movements that need driving and that no live process holds (lease
    * expired or none): sagas whose account is not restored (their driver died mid-way), restored ones
    * whose final status was never written (the driver died just before), and pending transfers whose

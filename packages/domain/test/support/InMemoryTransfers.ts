@@ -4,7 +4,7 @@
  */
 import {Context, Effect, Layer, Option, Ref} from "effect"
 import { type Notice } from "../../src/notifications/Model.js"
-import { type Transfer, Transfer as TransferClass } from "../../src/transfers/Model.js"
+import { type Transfer, Transfer as TransferClass, type TransferClaim, type TransferPatch } from "../../src/transfers/Model.js"
 import { MovementInFlight, MovementLost } from "../../src/transfers/Errors.js"
 import { NoticeRepo } from "../../src/notifications/Ports.js"
 import { TransferRepo } from "../../src/transfers/Ports.js"
@@ -25,8 +25,18 @@ const isDue = (t: Transfer, now: Date) =>
 
 export const InMemoryTransferRepoLive = Layer.effect(
   TransferRepo,
-  Effect.map(TransferStore, (ref) =>
-    TransferRepo.of({
+  Effect.map(TransferStore, (ref) => {
+    /** The fenced journal write; what it returns is `base(stored)` with the patch applied. */
+    const write = (claim: TransferClaim, patch: TransferPatch, now: Date, base: (stored: Transfer) => Transfer) =>
+      Ref.modify(ref, (m): [Effect.Effect<Transfer, MovementLost>, ReadonlyMap<string, Transfer>] => {
+        const stored = m.get(claim.id)
+        if (stored === undefined || stored.epoch !== claim.epoch) {
+          return [Effect.fail(new MovementLost({ transferId: claim.id, epoch: claim.epoch })), m]
+        }
+        const updated = new TransferClass({ ...stored, ...patch, updatedAt: now })
+        return [Effect.succeed(new TransferClass({ ...base(stored), ...patch, updatedAt: now })), new Map(m).set(claim.id, updated)]
+      }).pipe(Effect.flatten)
+    return TransferRepo.of({
       create: (transfer) =>
         Ref.modify(ref, (m): [Effect.Effect<{ created: boolean; transfer: Transfer }, MovementInFlight>, ReadonlyMap<string, Transfer>] => {
           const all = [...m.values()]
@@ -50,15 +60,9 @@ export const InMemoryTransferRepoLive = Layer.effect(
       findByIdempotencyKey: (customerId, key) =>
         Effect.map(Ref.get(ref), (m) =>
           Option.fromNullable([...m.values()].find((t) => t.customerId === customerId && t.idempotencyKey === key))),
-      update: (claim, patch, now) =>
-        Ref.modify(ref, (m): [Effect.Effect<Transfer, MovementLost>, ReadonlyMap<string, Transfer>] => {
-          const stored = m.get(claim.id)
-          if (stored === undefined || stored.epoch !== claim.epoch) {
-            return [Effect.fail(new MovementLost({ transferId: claim.id, epoch: claim.epoch })), m]
-          }
-          const updated = new TransferClass({ ...stored, ...patch, updatedAt: now })
-          return [Effect.succeed(updated), new Map(m).set(claim.id, updated)]
-        }).pipe(Effect.flatten),
+      update: (claim, patch, now) => write(claim, patch, now, (stored) => stored),
+      // as the SQL store: the writer's record with the patch applied, not the stored one
+      updateCurrent: (current, patch, now) => write(current, patch, now, () => current),
       claimDue: (now, leaseUntil, limit) =>
         Ref.modify(ref, (m): [ReadonlyArray<Transfer>, ReadonlyMap<string, Transfer>] => {
           const due = [...m.values()].filter((t) => isDue(t, now)).slice(0, limit)
@@ -67,7 +71,8 @@ export const InMemoryTransferRepoLive = Layer.effect(
           for (const t of due) next.set(t.id, t)
           return [due, next]
         })
-    }))
+    })
+  })
 )
 
 /** Notices raised (plan_depleted, disbursement_failed, …), in order. */
