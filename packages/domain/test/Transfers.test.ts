@@ -1,5 +1,5 @@
 import {describe, expect, it} from "@effect/vitest"
-import {Clock, Context, Deferred, Duration, Effect, Fiber, Option, Ref, TestClock} from "effect"
+import {Clock, Context, Deferred, Duration, Effect, Fiber, Option, Ref, TestClock, Tracer} from "effect"
 import type { AlertKind } from "../src/admin/Alerts.js"
 import { CoreBanking, ProviderRefused, TestFunding } from "../src/banking/CoreBanking.js"
 import { newTransfer, type Transfer } from "../src/transfers/Model.js"
@@ -204,6 +204,29 @@ describe("a crash or unknown outcome at every provider call, then recovery from 
       yield* TestClock.adjust(Transfers.LEASE)
       yield* TestClock.adjust(Duration.millis(1))
       expect(yield* Transfers.processDue()).toMatchObject({ claimed: 1, confirmed: 1 })
+    })))
+})
+
+describe("tracing", () => {
+  it.effect("the drive's span names the movement and the saga's last action", () =>
+    withTransfers(Effect.gen(function*() {
+      const { transfer } = yield* setup("0123450001")
+      const native = yield* Effect.tracer
+      const spans: Array<Tracer.Span> = []
+      const recording = Tracer.make({
+        span: (name, parent, context, links, startTime, kind, options) => {
+          const span = native.span(name, parent, context, links, startTime, kind, options)
+          spans.push(span)
+          return span
+        },
+        context: (f, fiber) => native.context(f, fiber)
+      })
+      const result = yield* Effect.withTracer(Transfers.drive(transfer), recording)
+      expect(result.status).toBe("confirmed")
+      const drive = spans.filter((span) => span.name === "Transfers.drive")
+      expect(drive).toHaveLength(1)
+      expect(drive[0]!.attributes.get("transferId")).toBe(transfer.id)
+      expect(drive[0]!.attributes.get("lastAction")).toBe("Finish")
     })))
 })
 

@@ -82,9 +82,11 @@ const run = <R>(held: TransferClaim, loaded: Effect.Effect<Transfer, never, R>) 
     const stillHeld = Effect.suspend(() => write({}))
 
     const saga = Effect.gen(function*() {
+      // the drive's span (below), taken once: its lastAction is set at every step
+      const span = yield* Effect.option(Effect.currentSpan)
       for (let step = 0; step < MAX_STEPS; step++) {
         const action = decide(journalWith(t, deferred))
-        yield* Effect.annotateCurrentSpan("lastAction", action._tag)
+        if (Option.isSome(span)) span.value.attribute("lastAction", action._tag)
         switch (action._tag) {
           case "Done":
           case "AwaitTransfer":
