@@ -277,7 +277,11 @@ const payoutsTotal = Metric.counter("payouts_total", {
   description: "Plan instalment payouts that reached a final outcome in a payout run, by outcome (paid, failed)",
   incremental: true
 })
-const payoutOutcome = (outcome: "paid" | "failed") => Metric.tagged(payoutsTotal, "outcome", outcome)
+// each series made once: Metric.tagged makes a new metric key, hashed and looked up, on every call
+const payoutOutcome = {
+  paid: Metric.tagged(payoutsTotal, "outcome", "paid"),
+  failed: Metric.tagged(payoutsTotal, "outcome", "failed")
+} as const
 
 export interface PlanRun {
   readonly paid: number
@@ -311,7 +315,7 @@ export const runPlan = (planId: string, fees?: NipFeeSchedule) =>
       const t = driven.value.transfer
       if (t.status === "confirmed") {
         paid++
-        yield* Metric.increment(payoutOutcome("paid"))
+        yield* Metric.increment(payoutOutcome.paid)
         const plan = yield* settlePaid(driven.value, t)
         const at = yield* now
         // the next cycle is not due yet (the common case): nothing more to look at
@@ -320,7 +324,7 @@ export const runPlan = (planId: string, fees?: NipFeeSchedule) =>
       }
       if (t.status === "failed") {
         failed++
-        yield* Metric.increment(payoutOutcome("failed"))
+        yield* Metric.increment(payoutOutcome.failed)
       }
       // failed: the plan is due again later (retry) or stopped; pending: reconciliation settles it
       // and the plan waits on this cycle
