@@ -215,13 +215,29 @@ const requireInstant = (at: Date): void => {
  * forward by the gap and a time that occurs twice takes the earlier instant: both are the
  * "compatible" disambiguation.
  */
-const localToEpochMillis = (zone: DateTime.TimeZone.Named, date: CivilDate, time: WallTime): number =>
-  DateTime.toEpochMillis(
+const localToEpochMillis = (zone: DateTime.TimeZone.Named, date: CivilDate, time: WallTime): number => {
+  const key = `${zone.id} ${date.year}-${date.month}-${date.day} ${time.hours}:${time.minutes}`
+  const known = instants.get(key)
+  if (known !== undefined) return known
+  const millis = DateTime.toEpochMillis(
     DateTime.unsafeMakeZoned(
       { year: date.year, month: date.month, day: date.day, hours: time.hours, minutes: time.minutes, seconds: 0, millis: 0 },
       { timeZone: zone, adjustForTimeZone: true, disambiguation: "compatible" }
     )
   )
+  if (instants.size >= MAX_INSTANTS) instants.clear()
+  instants.set(key, millis)
+  return millis
+}
+
+/**
+ * Instants already computed by `localToEpochMillis`, by zone, local date and time. The zone's rules
+ * do not change while the process runs, so an entry never goes stale; plans share a few
+ * scheduled times, and each conversion asks Intl for the zone's offset (~50 us, about 1.5% of a
+ * payout's CPU). Bounded: emptied when full.
+ */
+const instants = new Map<string, number>()
+const MAX_INSTANTS = 10_000
 
 const localCivilDate = (at: Date, zone: DateTime.TimeZone.Named): CivilDate => {
   requireInstant(at)
