@@ -693,6 +693,28 @@ describe("HttpCoreBanking", () => {
         expect(stub.hits(`GET /accounts/${ACCOUNT}`)).toHaveLength(4)
       })))
 
+    it.scopedLive("attempts are spaced by an exponential backoff from retryBaseDelayMs, jittered ×0.8 to ×1.2, capped at 2 s", () =>
+      withClient(Effect.gen(function*() {
+        const { cb, stub } = yield* setup({ maxAttempts: 4, retryBaseDelayMs: 1_000 })
+        const arrivals: Array<number> = []
+        stub.route(`GET /accounts/${ACCOUNT}`, () => {
+          arrivals.push(performance.now())
+          return reply.status(503)
+        })
+        expectTag(yield* fail(cb.account(ACCOUNT)), "ProviderUnknownOutcome")
+        expect(arrivals).toHaveLength(4)
+        const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!)
+        // 1 s, 2 s, then 2 s again (4 s uncapped), each ×0.8 to ×1.2; a sleep never ends early, and
+        // the round trip to the stub adds a little
+        const SLACK = 400
+        expect(gaps[0]).toBeGreaterThanOrEqual(800 - 2)
+        expect(gaps[0]).toBeLessThan(1_200 + SLACK)
+        expect(gaps[1]).toBeGreaterThanOrEqual(1_600 - 2)
+        expect(gaps[1]).toBeLessThan(2_400 + SLACK)
+        expect(gaps[2]).toBeGreaterThanOrEqual(1_600 - 2)
+        expect(gaps[2]).toBeLessThan(2_400 + SLACK)
+      })), 20_000)
+
     it.scopedLive("a read recovers when a retry succeeds", () =>
       withClient(Effect.gen(function*() {
         const { cb, stub } = yield* setup()
