@@ -924,6 +924,9 @@ describe("HttpCoreBanking", () => {
         expect(debit.attributes.get("reference")).toBe("DABCDEF12345")
         expect(debit.attributes.get("attempt")).toBe(2)
         expect(debit.attributes.get("outcome")).toBe("ok")
+        // the first attempt's warning is an event of the call's span (Effect's tracer logger)
+        const events = (debit as unknown as { readonly events: ReadonlyArray<readonly [string, bigint, unknown]> }).events
+        expect(events.map(([name]) => name)).toContain("core banking attempt failed")
         const account = tracing.spans.find((s) => s.name === "CoreBanking.account")!
         expect(account.attributes.get("attempt")).toBe(1)
         for (const span of tracing.spans) {
