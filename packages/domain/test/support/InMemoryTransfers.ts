@@ -26,15 +26,19 @@ const isDue = (t: Transfer, now: Date) =>
 export const InMemoryTransferRepoLive = Layer.effect(
   TransferRepo,
   Effect.map(TransferStore, (ref) => {
-    /** The fenced journal write; what it returns is `base(stored)` with the patch applied. */
-    const write = (claim: TransferClaim, patch: TransferPatch, now: Date, base: (stored: Transfer) => Transfer) =>
+    /**
+     * The fenced journal write. It returns the record as stored, or, given the writer's `current`
+     * record, that one with the patch applied (as the SQL store's updateCurrent does).
+     */
+    const write = (claim: TransferClaim, patch: TransferPatch, now: Date, current?: Transfer) =>
       Ref.modify(ref, (m): [Effect.Effect<Transfer, MovementLost>, ReadonlyMap<string, Transfer>] => {
         const stored = m.get(claim.id)
         if (stored === undefined || stored.epoch !== claim.epoch) {
           return [Effect.fail(new MovementLost({ transferId: claim.id, epoch: claim.epoch })), m]
         }
         const updated = new TransferClass({ ...stored, ...patch, updatedAt: now })
-        return [Effect.succeed(new TransferClass({ ...base(stored), ...patch, updatedAt: now })), new Map(m).set(claim.id, updated)]
+        const answer = current === undefined ? updated : new TransferClass({ ...current, ...patch, updatedAt: now })
+        return [Effect.succeed(answer), new Map(m).set(claim.id, updated)]
       }).pipe(Effect.flatten)
     return TransferRepo.of({
       create: (transfer) =>
@@ -60,9 +64,8 @@ export const InMemoryTransferRepoLive = Layer.effect(
       findByIdempotencyKey: (customerId, key) =>
         Effect.map(Ref.get(ref), (m) =>
           Option.fromNullable([...m.values()].find((t) => t.customerId === customerId && t.idempotencyKey === key))),
-      update: (claim, patch, now) => write(claim, patch, now, (stored) => stored),
-      // as the SQL store: the writer's record with the patch applied, not the stored one
-      updateCurrent: (current, patch, now) => write(current, patch, now, () => current),
+      update: (claim, patch, now) => write(claim, patch, now),
+      updateCurrent: (current, patch, now) => write(current, patch, now, current),
       claimDue: (now, leaseUntil, limit) =>
         Ref.modify(ref, (m): [ReadonlyArray<Transfer>, ReadonlyMap<string, Transfer>] => {
           const due = [...m.values()].filter((t) => isDue(t, now)).slice(0, limit)
