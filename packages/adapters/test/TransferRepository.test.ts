@@ -10,6 +10,7 @@ import {
   TransactionRepo,
   newTransfer,
   Transfer,
+  type TransferPatch,
   TransferRepo,
   UnitOfWork
 } from "@app/domain"
@@ -306,26 +307,41 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
   })
 
   describe("update", () => {
+    /** The journal writes both tests make: a flag; most columns with a lease; back to null, final. */
+    const steps = {
+      flag: { pndLifted: true },
+      midway: {
+        lienPlaced: true,
+        debitState: "applied",
+        transferState: "pending",
+        retryCount: 2,
+        nextAttemptAt: later(120_000),
+        leaseUntil: later(30_020)
+      },
+      final: {
+        status: "failed",
+        failureReason: "transfer failed",
+        transferState: "failed",
+        reversalState: "applied",
+        restored: true,
+        nextAttemptAt: null,
+        leaseUntil: null
+      }
+    } as const satisfies Record<string, TransferPatch>
+
     it.effect("writes only the given journal fields and updatedAt, and returns the record", () =>
       Effect.gen(function*() {
         const repo = yield* TransferRepo
         const customer = yield* newCustomer
         const original = yield* created(transfer(customer.id))
 
-        const step1 = yield* repo.update(original, { pndLifted: true }, later(10))
+        const step1 = yield* repo.update(original, steps.flag, later(10))
         const expected1 = new Transfer({ ...original, pndLifted: true, updatedAt: later(10) })
         expect(step1).toEqual(expected1)
         expect(Option.getOrThrow(yield* repo.findById(original.id))).toEqual(expected1)
 
         const leasedAt = Date.now()
-        const step2 = yield* repo.update(original, {
-          lienPlaced: true,
-          debitState: "applied",
-          transferState: "pending",
-          retryCount: 2,
-          nextAttemptAt: later(120_000),
-          leaseUntil: later(30_020)
-        }, later(20))
+        const step2 = yield* repo.update(original, steps.midway, later(20))
         // a lease of 30 s: it runs from the database's now(), not from the writer's clock
         expect(Math.abs(step2.leaseUntil!.getTime() - (leasedAt + 30_000))).toBeLessThan(5_000)
         const expected2 = new Transfer({
@@ -341,15 +357,7 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         expect(step2).toEqual(expected2)
 
         // back to null, and the final state
-        const step3 = yield* repo.update(original, {
-          status: "failed",
-          failureReason: "transfer failed",
-          transferState: "failed",
-          reversalState: "applied",
-          restored: true,
-          nextAttemptAt: null,
-          leaseUntil: null
-        }, later(30))
+        const step3 = yield* repo.update(original, steps.final, later(30))
         const expected3 = new Transfer({
           ...expected2,
           status: "failed",
@@ -368,59 +376,34 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         expect(yield* repo.update(original, {}, later(40))).toEqual(new Transfer({ ...expected3, updatedAt: later(40) }))
       }))
 
-    it.effect("updateCurrent: the same fenced write, returning the writer's record with the patch applied, equal to the row as stored", () =>
+    it.effect("updateCurrent writes what update writes, and returns the writer's record with the patch applied, equal to the row as stored", () =>
       Effect.gen(function*() {
         const repo = yield* TransferRepo
-        const customer = yield* newCustomer
-        const original = yield* created(transfer(customer.id))
         const stored = (id: string) => Effect.map(repo.findById(id), Option.getOrThrow)
-
-        const leasedAt = Date.now()
-        const step1 = yield* repo.updateCurrent(original, { pndLifted: true, leaseUntil: later(30_020) }, later(10))
-        // the lease runs from the database's now(), as with update
-        expect(Math.abs(step1.leaseUntil!.getTime() - (leasedAt + 30_000))).toBeLessThan(5_000)
-        expect(step1).toEqual(new Transfer({ ...original, pndLifted: true, leaseUntil: step1.leaseUntil, updatedAt: later(10) }))
-        expect(yield* stored(original.id)).toEqual(step1)
-
-        // no lease in the patch: the lease stays as it is
-        const step2 = yield* repo.updateCurrent(step1, {
-          lienPlaced: true,
-          debitState: "applied",
-          transferState: "attempted",
-          nameEnquirySessionId: "000013260101100000999999999999",
-          nameEnquiryAt: later(15),
-          retryCount: 1,
-          nextAttemptAt: later(120_000)
-        }, later(20))
-        expect(step2.leaseUntil).toEqual(step1.leaseUntil)
-        expect(yield* stored(original.id)).toEqual(step2)
-
-        const step3 = yield* repo.updateCurrent(step2, {
-          status: "failed",
-          failureReason: "transfer failed",
-          transferState: "failed",
-          reversalState: "applied",
-          restored: true,
-          nextAttemptAt: null,
-          leaseUntil: null
-        }, later(30))
-        expect(step3).toEqual(new Transfer({
-          ...step2,
-          status: "failed",
-          failureReason: "transfer failed",
-          transferState: "failed",
-          reversalState: "applied",
-          restored: true,
-          nextAttemptAt: null,
-          leaseUntil: null,
-          updatedAt: later(30)
-        }))
-        expect(yield* stored(original.id)).toEqual(step3)
+        // one movement written with update, one with updateCurrent (a customer each: one in flight per customer)
+        let viaUpdate = yield* created(transfer((yield* newCustomer).id))
+        let current = yield* created(transfer((yield* newCustomer).id))
+        /** What the two must agree on: everything but the movement's own identity, and the lease (from each write's now()). */
+        const journal = ({ id: _i, customerId: _c, idempotencyKey: _k, leaseUntil: _l, ...rest }: Transfer) => rest
+        let stepAt = 0
+        for (const patch of [steps.flag, steps.midway, { nameEnquirySessionId: "000013260101100000999999999999", nameEnquiryAt: later(15) }, steps.final]) {
+          const at = later(10 * ++stepAt)
+          const before = current
+          viaUpdate = yield* repo.update(viaUpdate, patch, at)
+          current = yield* repo.updateCurrent(current, patch, at)
+          // a lease in the patch is set (from the database's clock), cleared with null; none keeps it
+          const lease = !("leaseUntil" in patch) ? before.leaseUntil : patch.leaseUntil === null ? null : expect.any(Date)
+          expect(current).toMatchObject({ ...patch, updatedAt: at, leaseUntil: lease })
+          expect(journal(current)).toEqual(journal(viaUpdate))
+          expect(current.leaseUntil === null).toBe(viaUpdate.leaseUntil === null)
+          expect(yield* stored(current.id)).toEqual(current)
+        }
+        expect(current.status).toBe("failed")
 
         // fenced like update: a write under another epoch than the movement's changes nothing
-        const lost = yield* Effect.flip(repo.updateCurrent(new Transfer({ ...step3, epoch: 7 }), { pndLifted: false }, later(40)))
-        expect(lost).toEqual(new MovementLost({ transferId: original.id, epoch: 7 }))
-        expect(yield* stored(original.id)).toEqual(step3)
+        const lost = yield* Effect.flip(repo.updateCurrent(new Transfer({ ...current, epoch: 7 }), { pndLifted: false }, later(90)))
+        expect(lost).toEqual(new MovementLost({ transferId: current.id, epoch: 7 }))
+        expect(yield* stored(current.id)).toEqual(current)
       }))
 
     it.effect("updating an unknown transfer fails with MovementLost", () =>
