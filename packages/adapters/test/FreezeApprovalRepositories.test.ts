@@ -124,14 +124,22 @@ layer(Repos, { timeout: "60 seconds" })(`freezes, approvals and the movement fee
   })
 
   describe("the movement change trigger", () => {
-    it.effect("an inserted row and each state change are captured with before and after; other updates are not", () =>
+    /** A new customer's pending deposit of ₦1,500, inserted as a row (the trigger sees the insert). */
+    const pendingDeposit = (tag: string, accountPrefix: string) =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const customer = yield* newCustomer("feed", "62", at)
+        const customer = yield* newCustomer(tag, accountPrefix, at)
         const id = randomUUID()
         yield* sql`
           INSERT INTO transactions (id, customer_id, type, purpose, amount_kobo, status, created_at, updated_at)
           VALUES (${id}, ${customer.id}, 'credit', 'deposit', 150000, 'pending', ${at}, ${at})`
+        return { customer, id }
+      })
+
+    it.effect("an inserted row and each state change are captured with before and after; other updates are not", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const { customer, id } = yield* pendingDeposit("feed", "62")
         yield* sql`UPDATE transactions SET narration = 'no state change', updated_at = ${later(1)} WHERE id = ${id}`
         yield* sql`UPDATE transactions SET status = 'confirmed', updated_at = ${later(2)} WHERE id = ${id}`
         const rows = yield* sql<{ before: any; after: any }>`
@@ -168,11 +176,7 @@ layer(Repos, { timeout: "60 seconds" })(`freezes, approvals and the movement fee
     it.effect("a change of any one of the eight state columns is captured; lease and epoch alone are not", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const customer = yield* newCustomer("feed8", "63", at)
-        const id = randomUUID()
-        yield* sql`
-          INSERT INTO transactions (id, customer_id, type, purpose, amount_kobo, status, created_at, updated_at)
-          VALUES (${id}, ${customer.id}, 'credit', 'deposit', 150000, 'pending', ${at}, ${at})`
+        const { id } = yield* pendingDeposit("feed8", "63")
         // what the saga writes with every step: no state change
         yield* sql`UPDATE transactions SET lease_until = ${later(5)}, epoch = epoch + 1, updated_at = ${later(5)} WHERE id = ${id}`
         const changes = [
