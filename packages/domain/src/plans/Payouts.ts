@@ -220,7 +220,7 @@ export const settle = (planId: string) =>
   }).pipe(
     // someone else settled it first: that is fine
     Effect.catchTag("PlanConflict", () => Effect.void),
-    Effect.withSpan("Plans.settle", { attributes: { planId } })
+    Effect.withSpan("Plans.settle", { attributes: { planId }, captureStackTrace: false })
   )
 
 /** The plan once its current cycle is paid: on to the next cycle, or completed after the last. */
@@ -270,7 +270,7 @@ const settlePaid = (started: Started, confirmed: Transfer) =>
     }
     yield* settle(plan.id)
     return Option.getOrThrow(yield* repo.findById(plan.id))
-  }).pipe(Effect.withSpan("Plans.settlePaid", { attributes: { planId: started.plan.id } }))
+  }).pipe(Effect.withSpan("Plans.settlePaid", { attributes: { planId: started.plan.id }, captureStackTrace: false }))
 
 /** `payouts_total{outcome}`: instalment payouts that reached a final outcome in a plan run (paid or failed). */
 const payoutsTotal = Metric.counter("payouts_total", {
@@ -332,7 +332,7 @@ export const runPlan = (planId: string, fees?: NipFeeSchedule) =>
       break
     }
     return { paid, failed } satisfies PlanRun
-  }).pipe(Effect.withSpan("Plans.runPlan", { attributes: { planId } }))
+  }).pipe(Effect.withSpan("Plans.runPlan", { attributes: { planId }, captureStackTrace: false }))
 
 /**
  * The due-payout job: claims due plans in batches (FOR UPDATE SKIP LOCKED, with a lease), works each

@@ -70,7 +70,7 @@ export const reconcile = (held: TransferClaim) =>
     return yield* drive(held)
   }).pipe(
     Effect.catchTag("MovementLost", () => lostBeforeStart(held)),
-    Effect.withSpan("Transfers.reconcile", { attributes: { transferId: held.id } })
+    Effect.withSpan("Transfers.reconcile", { attributes: { transferId: held.id }, captureStackTrace: false })
   )
 
 /**
