@@ -4,7 +4,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { MovementInFlight, MovementLost, Transfer, type TransferClaim, type TransferPatch, TransferRepo } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
-import { decodeInstances, decodeRows, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
 const TransferRow = Schema.Struct({
@@ -209,7 +209,7 @@ export const TransferRepoSql = Layer.effect(
           Effect.flatMap((rows) =>
             rows[0] === undefined
               ? Effect.fail(new MovementLost({ transferId: current.id, epoch: current.epoch }))
-              : Effect.succeed(new Transfer({ ...current, ...definedOf(patch), updatedAt: now, leaseUntil: rows[0].leaseUntil }, true))
+              : Effect.succeed(instanceOf(Transfer, { ...current, ...definedOf(patch), updatedAt: now, leaseUntil: rows[0].leaseUntil }))
           )
         ),
       claimDue: (now, leaseUntil, limit) =>
