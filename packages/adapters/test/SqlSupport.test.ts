@@ -1,14 +1,16 @@
-import { Instalment, Plan, Transaction, Transfer } from "@app/domain"
+import { Account, Customer, Instalment, Plan, Transaction, Transfer } from "@app/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Equal, FastCheck, Hash, Schema } from "effect"
 import { instanceOf } from "../src/sql/SqlSupport.js"
 
-/** Every class the repositories make with `instanceOf` (decodeInstances, TransferRepo.updateCurrent). */
+/** Every class the repositories make with `instanceOf` (decodeInstances, TransferRepo.updateCurrent, AccountRepo). */
 const classes: ReadonlyArray<readonly [string, { readonly prototype: object }]> = [
   ["Transfer", Transfer],
   ["Plan", Plan],
   ["Instalment", Instalment],
-  ["Transaction", Transaction]
+  ["Transaction", Transaction],
+  ["Account", Account],
+  ["Customer", Customer]
 ]
 
 describe("instanceOf", () => {

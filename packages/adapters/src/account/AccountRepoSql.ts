@@ -2,13 +2,14 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import { Account, AccountRepo, type AccountWithCustomer, Customer, UniqueViolation } from "@app/domain"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
-import { decodeRows, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+import { makeLean } from "../sql/LeanStatements.js"
+import { decodeRows, instanceOf, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /**
  * One row of accounts JOIN customers: every account column, then the customer's columns, with the
  * customer's id and timestamps renamed so they do not collide with the account's. It decodes every
  * field with the schema of the class's own field, so the Account and Customer are made without
- * validating again (`new Account(fields, true)`).
+ * validating again (`instanceOf`, SqlSupport.ts).
  */
 const JoinedRow = Schema.Struct({
   ...Account.fields,
@@ -22,13 +23,13 @@ const accountKeys = Object.keys(Account.fields) as Array<keyof typeof Account.fi
 const customerKeys = Object.keys(Customer.fields) as Array<keyof typeof Customer.fields>
 
 const toDomain = (r: typeof JoinedRow.Type): AccountWithCustomer => ({
-  account: new Account(Struct.pick(r, ...accountKeys), true),
-  customer: new Customer(
+  account: instanceOf(Account, Struct.pick(r, ...accountKeys)),
+  customer: instanceOf(
+    Customer,
     Struct.pick(
       { ...r, id: r.customerId, accountId: r.id, createdAt: r.customerCreatedAt, updatedAt: r.customerUpdatedAt },
       ...customerKeys
-    ),
-    true
+    )
   )
 })
 
@@ -37,15 +38,16 @@ export const AccountRepoSql = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const decode = decodeRows(JoinedRow)
+    const lean = yield* makeLean
 
     const selectJoined = (where: Statement.Fragment) =>
-      sql`
+      lean(sql`
         SELECT a.*, c.id AS customer_id, c.customer_status, c.kyc_status, c.referral_code, c.referred_by,
                c.pin_hash, c.sms_enabled, c.email_enabled,
                c.bvn_hash, c.core_account_number, c.core_account_reference, c.first_deposit_at,
                c.created_at AS customer_created_at, c.updated_at AS customer_updated_at
         FROM accounts a JOIN customers c ON c.account_id = a.id
-        WHERE ${where}`.pipe(
+        WHERE ${where}`).pipe(
         Effect.flatMap(decode),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDomain)),
         orDieDb

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
+import { makeLean } from "../sql/LeanStatements.js"
 import { decodeInstances, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
@@ -48,10 +49,11 @@ export const PlanRepoSql = Layer.effect(
     const decodePlans = decodeInstances(PlanRow, Plan)
     const decodeInstalments = decodeInstances(InstalmentRow, Instalment)
 
-    const plans = (query: Rows) => query.pipe(Effect.flatMap(decodePlans))
+    const lean = yield* makeLean
+    const plans = (query: Rows) => lean(query).pipe(Effect.flatMap(decodePlans))
     const plan = (query: Rows) => plans(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
     const instalments = (query: Rows) =>
-      query.pipe(Effect.flatMap(decodeInstalments))
+      lean(query).pipe(Effect.flatMap(decodeInstalments))
     const instalment = (query: Rows) => instalments(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
 
     /** The row or a defect: a statement that must return one did not. */

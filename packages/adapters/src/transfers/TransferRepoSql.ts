@@ -4,6 +4,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { MovementInFlight, MovementLost, Transfer, type TransferClaim, type TransferPatch, TransferRepo } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
+import { makeLean } from "../sql/LeanStatements.js"
 import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
@@ -42,9 +43,10 @@ export const TransferRepoSql = Layer.effect(
   TransferRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const lean = yield* makeLean
     const decode = decodeInstances(TransferRow, Transfer)
     const transfers = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
-      query.pipe(Effect.flatMap(decode))
+      lean(query).pipe(Effect.flatMap(decode))
     const first = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
       transfers(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
 
@@ -203,7 +205,7 @@ export const TransferRepoSql = Layer.effect(
       // only the lease comes back (set on the database's clock): reading and decoding the whole
       // row after every journal write was ~5% of the service's CPU per payout
       updateCurrent: (current, patch, now) =>
-        journalWrite(current, patch, now, sql`lease_until`).pipe(
+        lean(journalWrite(current, patch, now, sql`lease_until`)).pipe(
           Effect.flatMap(decodeLease),
           orDieDb,
           Effect.flatMap((rows) =>
