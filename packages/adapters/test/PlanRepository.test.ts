@@ -414,6 +414,20 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         expect(Option.getOrThrow(yield* repo.findById(p.id))).toEqual(saved)
       }))
 
+    it.effect("a lease taken after the caller read the plan (no new version) comes back as stored, with the rest from the caller", () =>
+      Effect.gen(function*() {
+        const { repo, p, transactionId } = yield* planWithOpenInstalment
+        expect(p.leaseUntil).toBeNull()
+        yield* Effect.orDie(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql`UPDATE disbursement_plans SET lease_until = now() + interval '5 minutes' WHERE id = ${p.id}`))
+        const leased = Option.getOrThrow(yield* repo.findById(p.id))
+        expect(leased.leaseUntil).toBeInstanceOf(Date)
+        expect(leased.version).toBe(p.version)
+        const saved = Option.getOrThrow(yield* repo.markPaidAndSave(new Plan({ ...p, nextCycle: 1, updatedAt: later(6) }), 0, transactionId, later(5), later(6)))
+        expect(saved).toEqual(new Plan({ ...p, nextCycle: 1, updatedAt: later(6), version: p.version + 1, leaseUntil: leased.leaseUntil }))
+        expect(Option.getOrThrow(yield* repo.findById(p.id))).toEqual(saved)
+      }))
+
     it.effect("a plan saved meanwhile (another version): none, and the instalment stays open", () =>
       Effect.gen(function*() {
         const { repo, p, transactionId, open } = yield* planWithOpenInstalment

@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { makeLean } from "../sql/LeanStatements.js"
-import { decodeInstances, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
 const PlanRow = Schema.Struct({
@@ -48,6 +48,7 @@ export const PlanRepoSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const decodePlans = decodeInstances(PlanRow, Plan)
     const decodeInstalments = decodeInstances(InstalmentRow, Instalment)
+    const decodeLeaseAndVersion = decodeRows(Schema.Struct({ leaseUntil: PlanRow.fields.leaseUntil, version: PlanRow.fields.version }))
 
     const lean = yield* makeLean
     const plans = (query: Rows) => lean(query).pipe(Effect.flatMap(decodePlans))
@@ -256,8 +257,11 @@ export const PlanRepoSql = Layer.effect(
       // One statement, so no transaction around it: the plan's row is locked at the version the
       // caller read (none if it moved on), the instalment is marked paid only under that lock, and
       // the plan is written only if the instalment was
+      // Only the lease and the version come back: every other column is written from `p` (or never
+      // changes: id, customer, creation), and the lease is the one column a claim changes without
+      // the version; reading back and decoding the whole row would only make a copy.
       markPaidAndSave: (p, cycle, transactionId, paidAt, now) =>
-        orDieDb(plan(sql`
+        orDieDb(lean(sql`
           WITH current AS (
             SELECT id FROM disbursement_plans WHERE id = ${p.id} AND version = ${p.version} FOR UPDATE
           ), paid AS (
@@ -268,7 +272,12 @@ export const PlanRepoSql = Layer.effect(
           )
           UPDATE disbursement_plans SET ${sql.update(savedColumns(p))}, version = version + 1
           WHERE id IN (SELECT plan_id FROM paid) AND version = ${p.version}
-          RETURNING *`)),
+          RETURNING lease_until, version`).pipe(
+          Effect.flatMap(decodeLeaseAndVersion),
+          Effect.map((rows) =>
+            rows[0] === undefined ? Option.none<Plan>() : Option.some(instanceOf(Plan, { ...p, ...rows[0] }))
+          )
+        )),
       listInstalments: (planId) =>
         orDieDb(instalments(sql`SELECT * FROM plan_instalments WHERE plan_id = ${planId} ORDER BY cycle`)),
       countMovements: (planId, purpose, since) =>
