@@ -119,17 +119,41 @@ const exitOutcome = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, 
       onSome: (error) => providerOutcome(error._tag)
     })
 
+/**
+ * The label sets of one operation's provider calls: its duration's, and its count's by outcome,
+ * kept by operation and outcome so a call looks them up instead of building and joining a key.
+ */
+const providerLabels = new Map<string, { readonly duration: ReadonlyArray<MetricLabel.MetricLabel>; readonly byOutcome: Map<string, ReadonlyArray<MetricLabel.MetricLabel>> }>()
+
+const providerLabelsOf = (operation: string) => {
+  let labels = providerLabels.get(operation)
+  if (labels === undefined) {
+    labels = { duration: labelSet({ operation }), byOutcome: new Map() }
+    providerLabels.set(operation, labels)
+  }
+  return labels
+}
+
+const outcomeLabels = (labels: ReturnType<typeof providerLabelsOf>, operation: string, outcome: string) => {
+  let set = labels.byOutcome.get(outcome)
+  if (set === undefined) {
+    set = labelSet({ operation, outcome })
+    labels.byOutcome.set(outcome, set)
+  }
+  return set
+}
+
 /** Runs `effect`, counting it in `provider_calls_total` and timing it in `provider_call_duration_seconds`. */
 export const measureProviderCall = (operation: string) => <A, E extends { readonly _tag: string }, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> => {
-  const durationLabels = labelSet({ operation })
+  const labels = providerLabelsOf(operation)
   // both updates in one step (this runs on every provider call)
   return Effect.flatMap(Effect.timed(Effect.exit(effect)), ([took, exit]) =>
     Effect.zipRight(
       Effect.sync(() => {
-        providerCallsTotal.unsafeUpdate(1, labelSet({ operation, outcome: exitOutcome(exit) }))
-        providerCallDuration.unsafeUpdate(Duration.toMillis(took) / 1000, durationLabels)
+        providerCallsTotal.unsafeUpdate(1, outcomeLabels(labels, operation, exitOutcome(exit)))
+        providerCallDuration.unsafeUpdate(Duration.toMillis(took) / 1000, labels.duration)
       }),
       exit
     ))
