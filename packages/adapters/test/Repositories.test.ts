@@ -128,6 +128,28 @@ layer(Repos, { timeout: "60 seconds" })(`SQL repositories (${describeBackend()})
         expect(found.account.passwordHash).toBe("new-hash")
         expect(found.account.updatedAt).toEqual(later(3))
       }))
+
+    it.effect("findStanding: the customer's status and bank account number as findByCustomerId has them; none for no such customer", () =>
+      Effect.gen(function*() {
+        const repo = yield* AccountRepo
+        const input = newAccount({ email: "standing@example.com" })
+        yield* repo.create(input)
+        const standingOf = (id: string) =>
+          Effect.map(repo.findByCustomerId(id), Option.map(({ customer }) => ({
+            customerStatus: customer.customerStatus,
+            coreAccountNumber: customer.coreAccountNumber
+          })))
+        const before = Option.getOrThrow(yield* repo.findStanding(input.customer.id))
+        expect(before).toEqual({ customerStatus: "unverified", coreAccountNumber: null })
+        expect(before).toEqual(Option.getOrThrow(yield* standingOf(input.customer.id)))
+
+        yield* repo.transitionStatus(input.account.id, "unverified", "verified", later(1))
+        yield* repo.setCoreAccount(input.account.id, { accountNumber: "3000000777", reference: "REF-777" }, later(2))
+        const after = Option.getOrThrow(yield* repo.findStanding(input.customer.id))
+        expect(after).toEqual({ customerStatus: "verified", coreAccountNumber: "3000000777" })
+        expect(after).toEqual(Option.getOrThrow(yield* standingOf(input.customer.id)))
+        expect(Option.isNone(yield* repo.findStanding(randomUUID()))).toBe(true)
+      }))
   })
 
   describe("OtpRepo", () => {

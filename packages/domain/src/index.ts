@@ -4,7 +4,7 @@
  */
 export { Account, type AccountWithCustomer, Customer, CustomerStatus, Gender, KycStatus } from "./account/Model.js"
 export { AccountNotActive, AccountNotFound, AccountSuspended } from "./account/Errors.js"
-export { AccountRepo, type BvnVerifiedDetails, type NewAccount, UniqueViolation } from "./account/Ports.js"
+export { AccountRepo, type BvnVerifiedDetails, type CustomerStanding, type NewAccount, UniqueViolation } from "./account/Ports.js"
 export { BankAccountExists, BvnAlreadyVerified, BvnDateOfBirthMismatch, BvnNotFound, BvnNotVerified, BvnTaken, CustomerNotVerified, InvalidAmount, NoBankAccount, UnknownAccountNumber } from "./banking/Errors.js"
 export { Beneficiary } from "./beneficiaries/Model.js"
 export { BeneficiaryAccountNotFound, BeneficiaryAlreadySaved, BeneficiaryNotFound, InvalidAccountNumber, InvalidBankCode } from "./beneficiaries/Errors.js"

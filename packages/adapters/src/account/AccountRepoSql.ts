@@ -38,6 +38,7 @@ export const AccountRepoSql = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const decode = decodeRows(JoinedRow)
+    const decodeStanding = decodeRows(Schema.Struct(Struct.pick(Customer.fields, "customerStatus", "coreAccountNumber")))
     const lean = yield* makeLean
 
     const selectJoined = (where: Statement.Fragment) =>
@@ -175,6 +176,12 @@ export const AccountRepoSql = Layer.effect(
           RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb),
       findByCoreAccountNumber: (accountNumber) => selectJoined(sql`c.core_account_number = ${accountNumber}`),
       findByCustomerId: (customerId) => selectJoined(sql`c.id = ${customerId}`),
+      findStanding: (customerId) =>
+        lean(sql`SELECT customer_status, core_account_number FROM customers WHERE id = ${customerId}`).pipe(
+          Effect.flatMap(decodeStanding),
+          Effect.map((rows) => Option.fromNullable(rows[0])),
+          orDieDb
+        ),
       listWithBankAccount: (afterAccountId, limit) =>
         sql<{ accountId: string; accountNumber: string }>`
           SELECT account_id, core_account_number AS account_number FROM customers

@@ -4,6 +4,8 @@
 import { Context, Data, type Effect, type Option } from "effect"
 import type { Account, AccountWithCustomer, Customer, Gender } from "./Model.js"
 
+export type CustomerStanding = Pick<Customer, "customerStatus" | "coreAccountNumber">
+
 export interface NewAccount {
   readonly account: Account
   readonly customer: Customer
@@ -45,6 +47,11 @@ export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, 
   ) => Effect.Effect<boolean>
   readonly findByCoreAccountNumber: (accountNumber: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
   readonly findByCustomerId: (customerId: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  /**
+   * The customer's status and bank account number alone: what a payout checks under its plan's
+   * lock, read without the ~35 other columns of the account and customer (every payout reads it).
+   */
+  readonly findStanding: (customerId: string) => Effect.Effect<Option.Option<CustomerStanding>>
   /** Accounts that have a bank account, ordered by account id, after `afterAccountId` (keyset paging). */
   readonly listWithBankAccount: (
     afterAccountId: string | null,

@@ -131,9 +131,9 @@ const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
     if (plan.state !== "active" || plan.nextDueAt === null || plan.nextDueAt.getTime() > at.getTime()) return Option.none<Started>()
     if (plan.nextCycle >= plan.cycleCount) return Option.none<Started>()
     // a customer being closed (moved to `closing` under this same lock) gets no payout
-    const owner = yield* (yield* AccountRepo).findByCustomerId(plan.customerId)
-    if (Option.isNone(owner) || owner.value.customer.customerStatus !== "active") return Option.none<Started>()
-    const source = owner.value.customer.coreAccountNumber
+    const owner = yield* (yield* AccountRepo).findStanding(plan.customerId)
+    if (Option.isNone(owner) || owner.value.customerStatus !== "active") return Option.none<Started>()
+    const source = owner.value.coreAccountNumber
     if (source === null) return yield* new NoBankAccount()
     const id = yield* (yield* Ids).next
     // the instalment is linked to the new movement's id first (made, or taken while open with no

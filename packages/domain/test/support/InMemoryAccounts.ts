@@ -101,6 +101,11 @@ export const AccountRepoLive = Layer.effect(
         }),
       findByCoreAccountNumber: (accountNumber) => find((a) => a.customer.coreAccountNumber === accountNumber),
       findByCustomerId: (customerId) => find((a) => a.customer.id === customerId),
+      findStanding: (customerId) =>
+        Effect.map(find((a) => a.customer.id === customerId), Option.map(({ customer }) => ({
+          customerStatus: customer.customerStatus,
+          coreAccountNumber: customer.coreAccountNumber
+        }))),
       listWithBankAccount: (afterAccountId, limit) =>
         Effect.map(Ref.get(ref), (st) =>
           [...st.accounts.values()]
