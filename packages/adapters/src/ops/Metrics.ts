@@ -143,18 +143,31 @@ const outcomeLabels = (labels: ReturnType<typeof providerLabelsOf>, operation: s
   return set
 }
 
-/** Runs `effect`, counting it in `provider_calls_total` and timing it in `provider_call_duration_seconds`. */
+/**
+ * Runs `effect`, counting it in `provider_calls_total` and timing it in
+ * `provider_call_duration_seconds`, on the fiber's Clock (as `Effect.timed` does). It runs on every
+ * provider call, so it is written as one clock read and one `matchCauseEffect` (3 of Effect's
+ * runtime steps, where `Effect.timed` around `Effect.exit` took ~12).
+ */
 export const measureProviderCall = (operation: string) => <A, E extends { readonly _tag: string }, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> => {
   const labels = providerLabelsOf(operation)
-  // both updates in one step (this runs on every provider call)
-  return Effect.flatMap(Effect.timed(Effect.exit(effect)), ([took, exit]) =>
-    Effect.zipRight(
-      Effect.sync(() => {
-        providerCallsTotal.unsafeUpdate(1, outcomeLabels(labels, operation, exitOutcome(exit)))
-        providerCallDuration.unsafeUpdate(Duration.toMillis(took) / 1000, labels.duration)
-      }),
-      exit
-    ))
+  return Effect.clockWith((clock) => {
+    const start = clock.unsafeCurrentTimeNanos()
+    const record = (outcome: string) => {
+      providerCallsTotal.unsafeUpdate(1, outcomeLabels(labels, operation, outcome))
+      providerCallDuration.unsafeUpdate(Number(clock.unsafeCurrentTimeNanos() - start) / 1e9, labels.duration)
+    }
+    return Effect.matchCauseEffect(effect, {
+      onSuccess: (a) => {
+        record("ok")
+        return Effect.succeed(a)
+      },
+      onFailure: (cause) => {
+        record(exitOutcome(Exit.failCause(cause)))
+        return Effect.failCause(cause)
+      }
+    })
+  })
 }
