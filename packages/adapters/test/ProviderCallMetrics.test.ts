@@ -1,8 +1,26 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Data, Effect, Metric, MetricLabel, TestClock } from "effect"
+import { Clock, Data, Duration, Effect, Metric, MetricLabel } from "effect"
 import { measureProviderCall, providerCallDuration, providerCallsTotal } from "../src/ops/Metrics.js"
 
 class ProviderRefused extends Data.TaggedError("ProviderRefused")<{}> {}
+
+/**
+ * A clock of the test's own that moves only when told (not the TestClock: in this project's shared
+ * worker processes, a top-level `it.effect` may find none; see vitest.config.ts).
+ */
+const manualClock = () => {
+  let nanos = 0n
+  const clock: Clock.Clock = {
+    [Clock.ClockTypeId]: Clock.ClockTypeId,
+    unsafeCurrentTimeNanos: () => nanos,
+    unsafeCurrentTimeMillis: () => Number(nanos / 1_000_000n),
+    currentTimeNanos: Effect.sync(() => nanos),
+    currentTimeMillis: Effect.sync(() => Number(nanos / 1_000_000n)),
+    sleep: () => Effect.void
+  }
+  const adjust = (by: Duration.DurationInput) => Effect.sync(() => (nanos += Duration.unsafeToNanos(by)))
+  return { clock, adjust }
+}
 
 /** Each test its own operation name: the registry is the process's. */
 let n = 0
@@ -18,7 +36,8 @@ describe("measureProviderCall", () => {
   it.effect("a call that succeeds: counted ok, timed on the fiber's clock, its value passed through", () =>
     Effect.gen(function*() {
       const operation = operationName()
-      const value = yield* measureProviderCall(operation)(Effect.as(TestClock.adjust("250 millis"), 42))
+      const { adjust, clock } = manualClock()
+      const value = yield* measureProviderCall(operation)(Effect.as(adjust("250 millis"), 42)).pipe(Effect.withClock(clock))
       expect(value).toBe(42)
       expect(yield* calls(operation, "ok")).toBe(1)
       const timed = yield* durations(operation)
@@ -29,9 +48,11 @@ describe("measureProviderCall", () => {
   it.effect("a failure is counted by its class and passed through unchanged; a defect and an interruption too", () =>
     Effect.gen(function*() {
       const operation = operationName()
-      const measure = measureProviderCall(operation)
+      const { adjust, clock } = manualClock()
+      const measure = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
+        measureProviderCall(operation)(effect).pipe(Effect.withClock(clock))
       const refusal = new ProviderRefused()
-      expect(yield* Effect.flip(measure(Effect.zipRight(TestClock.adjust("1 second"), Effect.fail(refusal))))).toBe(refusal)
+      expect(yield* Effect.flip(measure(Effect.zipRight(adjust("1 second"), Effect.fail(refusal))))).toBe(refusal)
       yield* Effect.exit(measure(Effect.die("boom")))
       const interrupted = yield* Effect.exit(measure(Effect.interrupt))
       expect(interrupted._tag).toBe("Failure")
