@@ -7,7 +7,8 @@ import {
   TestFunding
 } from "@app/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
+import { captureSpans } from "@app/domain/testing/Spans"
+import { Effect, Either, Fiber, Logger, LogLevel, Option, Redacted } from "effect"
 import {
   type CoreBankingHttpOptions,
   layer,
@@ -106,19 +107,6 @@ const captureLogs = () => {
   return { entries, run }
 }
 
-const captureSpans = Effect.gen(function*() {
-  const native = yield* Effect.tracer
-  const spans: Array<Tracer.Span> = []
-  const tracer = Tracer.make({
-    span: (name, parent, context, links, startTime, kind, spanOptions) => {
-      const span = native.span(name, parent, context, links, startTime, kind, spanOptions)
-      spans.push(span)
-      return span
-    },
-    context: (f, fiber) => native.context(f, fiber)
-  })
-  return { spans, run: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.withTracer(effect, tracer) }
-})
 
 describe("HttpCoreBanking", () => {
   describe("successful answers and the wire format", () => {

@@ -6,25 +6,13 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Statement from "@effect/sql/Statement"
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, Tracer } from "effect"
+import { captureSpans } from "@app/domain/testing/Spans"
+import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { makeLean } from "../src/sql/LeanStatements.js"
 import { uniqueViolation } from "../src/sql/SqlSupport.js"
 import { describeBackend, TestSqlLayer } from "../src/testing/TestDatabase.js"
 
-const captureSpans = Effect.gen(function*() {
-  const native = yield* Effect.tracer
-  const spans: Array<Tracer.Span> = []
-  const tracer = Tracer.make({
-    span: (name, parent, context, links, startTime, kind, options) => {
-      const span = native.span(name, parent, context, links, startTime, kind, options)
-      spans.push(span)
-      return span
-    },
-    context: (f, fiber) => native.context(f, fiber)
-  })
-  return { spans, run: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.withTracer(effect, tracer) }
-})
 
 /** A table of its own for each test, dropped after it. */
 const withTable = <A, E>(f: (table: string) => Effect.Effect<A, E, SqlClient.SqlClient>) =>

@@ -1,5 +1,5 @@
 import {describe, expect, it} from "@effect/vitest"
-import {Clock, Context, Deferred, Duration, Effect, Fiber, Option, Ref, TestClock, Tracer} from "effect"
+import {Clock, Context, Deferred, Duration, Effect, Fiber, Option, Ref, TestClock} from "effect"
 import type { AlertKind } from "../src/admin/Alerts.js"
 import { CoreBanking, ProviderRefused, TestFunding } from "../src/banking/CoreBanking.js"
 import { newTransfer, type Transfer } from "../src/transfers/Model.js"
@@ -8,6 +8,7 @@ import { Ids } from "../src/shared/Ports.js"
 import { TransferRepo } from "../src/transfers/Ports.js"
 import * as Transfers from "../src/transfers/index.js"
 import { requeryWindowMs, TransferPolicy } from "../src/transfers/Saga.js"
+import { captureSpans } from "../src/testing/Spans.js"
 import {bankedAda, inMemory} from "./support/Fixtures.js"
 import {FakeBank, type Operation} from "./support/FakeBank.js"
 import {AlertStore, Sent} from "./support/InMemory.js"
@@ -211,19 +212,10 @@ describe("tracing", () => {
   it.effect("the drive's span names the movement and the saga's last action", () =>
     withTransfers(Effect.gen(function*() {
       const { transfer } = yield* setup("0123450001")
-      const native = yield* Effect.tracer
-      const spans: Array<Tracer.Span> = []
-      const recording = Tracer.make({
-        span: (name, parent, context, links, startTime, kind, options) => {
-          const span = native.span(name, parent, context, links, startTime, kind, options)
-          spans.push(span)
-          return span
-        },
-        context: (f, fiber) => native.context(f, fiber)
-      })
-      const result = yield* Effect.withTracer(Transfers.drive(transfer), recording)
+      const tracing = yield* captureSpans
+      const result = yield* tracing.run(Transfers.drive(transfer))
       expect(result.status).toBe("confirmed")
-      const drive = spans.filter((span) => span.name === "Transfers.drive")
+      const drive = tracing.spans.filter((span) => span.name === "Transfers.drive")
       expect(drive).toHaveLength(1)
       expect(drive[0]!.attributes.get("transferId")).toBe(transfer.id)
       expect(drive[0]!.attributes.get("lastAction")).toBe("Finish")
