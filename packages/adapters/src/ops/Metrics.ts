@@ -6,7 +6,7 @@
  * Defined elsewhere with the same names (Effect keys metrics by name, type and labels, so both
  * places update one series): `payouts_total{outcome}` in the domain (plans/Payouts.ts).
  */
-import { Cause, Duration, Effect, Exit, Metric, MetricBoundaries, MetricLabel, Option } from "effect"
+import { Cause, Duration, Effect, Metric, MetricBoundaries, MetricLabel, Option } from "effect"
 
 /** Seconds buckets from 5 ms to ~82 s (HTTP requests, provider calls, job runs). */
 export const secondsBoundaries = MetricBoundaries.exponential({ start: 0.005, factor: 2, count: 16 })
@@ -111,36 +111,37 @@ export const providerOutcome = (failureTag: string | undefined): string => {
   }
 }
 
-const exitOutcome = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, E>): string =>
-  Exit.isSuccess(exit)
-    ? "ok"
-    : Option.match(Cause.failureOption(exit.cause), {
-      onNone: () => (Cause.isInterruptedOnly(exit.cause) ? "interrupted" : "defect"),
-      onSome: (error) => providerOutcome(error._tag)
-    })
+/** The outcome label of a provider call that failed, from its cause: the error's class, a defect, or an interruption. */
+const failureOutcome = <E extends { readonly _tag: string }>(cause: Cause.Cause<E>): string =>
+  Option.match(Cause.failureOption(cause), {
+    onNone: () => (Cause.isInterruptedOnly(cause) ? "interrupted" : "defect"),
+    onSome: (error) => providerOutcome(error._tag)
+  })
 
 /**
- * The label sets of one operation's provider calls: its duration's, and its count's by outcome,
- * kept by operation and outcome so a call looks them up instead of building and joining a key.
+ * One operation's label sets: its duration's, and its count's by outcome, each made once so that a
+ * call looks them up instead of building and joining a key (labelSet).
  */
-const providerLabels = new Map<string, { readonly duration: ReadonlyArray<MetricLabel.MetricLabel>; readonly byOutcome: Map<string, ReadonlyArray<MetricLabel.MetricLabel>> }>()
+const providerCallLabels = new Map<string, { readonly duration: ReadonlyArray<MetricLabel.MetricLabel>; readonly outcome: (outcome: string) => ReadonlyArray<MetricLabel.MetricLabel> }>()
 
-const providerLabelsOf = (operation: string) => {
-  let labels = providerLabels.get(operation)
+const providerCallLabelsOf = (operation: string) => {
+  let labels = providerCallLabels.get(operation)
   if (labels === undefined) {
-    labels = { duration: labelSet({ operation }), byOutcome: new Map() }
-    providerLabels.set(operation, labels)
+    const byOutcome = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
+    labels = {
+      duration: labelSet({ operation }),
+      outcome: (outcome) => {
+        let set = byOutcome.get(outcome)
+        if (set === undefined) {
+          set = labelSet({ operation, outcome })
+          byOutcome.set(outcome, set)
+        }
+        return set
+      }
+    }
+    providerCallLabels.set(operation, labels)
   }
   return labels
-}
-
-const outcomeLabels = (labels: ReturnType<typeof providerLabelsOf>, operation: string, outcome: string) => {
-  let set = labels.byOutcome.get(outcome)
-  if (set === undefined) {
-    set = labelSet({ operation, outcome })
-    labels.byOutcome.set(outcome, set)
-  }
-  return set
 }
 
 /**
@@ -152,11 +153,11 @@ const outcomeLabels = (labels: ReturnType<typeof providerLabelsOf>, operation: s
 export const measureProviderCall = (operation: string) => <A, E extends { readonly _tag: string }, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> => {
-  const labels = providerLabelsOf(operation)
+  const labels = providerCallLabelsOf(operation)
   return Effect.clockWith((clock) => {
     const start = clock.unsafeCurrentTimeNanos()
     const record = (outcome: string) => {
-      providerCallsTotal.unsafeUpdate(1, outcomeLabels(labels, operation, outcome))
+      providerCallsTotal.unsafeUpdate(1, labels.outcome(outcome))
       providerCallDuration.unsafeUpdate(Number(clock.unsafeCurrentTimeNanos() - start) / 1e9, labels.duration)
     }
     return Effect.matchCauseEffect(effect, {
@@ -165,7 +166,7 @@ export const measureProviderCall = (operation: string) => <A, E extends { readon
         return Effect.succeed(a)
       },
       onFailure: (cause) => {
-        record(exitOutcome(Exit.failCause(cause)))
+        record(failureOutcome(cause))
         return Effect.failCause(cause)
       }
     })
