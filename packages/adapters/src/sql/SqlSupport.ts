@@ -33,9 +33,9 @@ export const instanceOf = <C>(Class: { readonly prototype: C }, fields: object):
 
 /**
  * Rows decoded with `row`, a schema of the class's own fields (int8 amounts from their decimal
- * strings), then made into instances of `Class` without validating them again: the decode has
- * checked every field with the same schemas, and the constructor's second check cost as much as
- * the decode itself (13 µs per transfer row on top of 8).
+ * strings), then made into instances of `Class` with `instanceOf`: the decode has checked every
+ * field with the same schemas, and the constructor's second check cost as much as the decode itself
+ * (13 µs per transfer row on top of 8), its copies alone ~10 µs more.
  */
 export const decodeInstances = <F extends object, I, C>(row: Schema.Schema<F, I>, Class: { readonly prototype: C }) => {
   const decode = decodeRows(row)
