@@ -8,7 +8,7 @@
  * idempotencyKey is safe. Messages already handed to the notifier still go.
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Duration, Effect, FiberRef, Option } from "effect"
+import { Effect, Exit, type Fiber, FiberRef, Option } from "effect"
 import { matchedRoute } from "./RequestLog.js"
 import { apiObjectForUrl } from "../ErrorMiddleware.js"
 import { failureResponse } from "../shared/Envelope.js"
@@ -16,14 +16,51 @@ import { failure } from "../shared/ErrorTable.js"
 import { edgeCodes } from "./Errors.js"
 
 export const requestTimeout = (timeoutMs: number) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
-  // The platform runs a request's middleware uninterruptibly; the limit must be able to cut in.
-  Effect.interruptible(
-    Effect.timeoutTo(Effect.disconnect(app), {
-      duration: Duration.millis(timeoutMs),
-      onSuccess: Effect.succeed,
-      onTimeout: () => timedOut(timeoutMs)
-    }).pipe(Effect.flatten)
-  )
+  // The platform runs a request's middleware uninterruptibly; the app and the wait for it are made
+  // interruptible here, so the limit and a client's disconnect can cut in.
+  Effect.uninterruptible(Effect.fiberIdWith((requestFiber) =>
+    Effect.flatMap(Effect.forkDaemon(Effect.interruptible(app)), (work) =>
+      Effect.flatMap(Effect.exit(Effect.interruptible(within(work, timeoutMs))), (waited) => {
+        if (Exit.isFailure(waited)) {
+          // the request was interrupted (the client went away): the work is interrupted in the
+          // background, as Effect.disconnect would
+          work.unsafeInterruptAsFork(requestFiber)
+          return Effect.failCause(waited.cause)
+        }
+        if (waited.value === TIMED_OUT) {
+          work.unsafeInterruptAsFork(requestFiber)
+          return timedOut(timeoutMs)
+        }
+        // the work's fiber refs (pre-response handlers, log annotations) come back to the request
+        return Effect.zipRight(work.inheritAll, waited.value)
+      })
+    )
+  ))
+
+const TIMED_OUT = Symbol("timed out")
+
+/**
+ * The work's exit, or TIMED_OUT once `ms` have passed: one timer and one observer on the work's
+ * fiber. (Effect.timeoutTo over Effect.disconnect, which this replaces, forked three fibers per
+ * request to race a sleep: about a third of the edge's cost on a short request.) The timer is
+ * Node's: the limit is the server's wall time, not domain time, and its tests run on real time.
+ */
+const within = <A, E>(work: Fiber.RuntimeFiber<A, E>, ms: number) =>
+  Effect.async<Exit.Exit<A, E> | typeof TIMED_OUT>((resume) => {
+    const observer = (exit: Exit.Exit<A, E>) => {
+      clearTimeout(timer)
+      resume(Effect.succeed(exit))
+    }
+    const timer = setTimeout(() => {
+      work.removeObserver(observer)
+      resume(Effect.succeed(TIMED_OUT))
+    }, ms)
+    work.addObserver(observer)
+    return Effect.sync(() => {
+      clearTimeout(timer)
+      work.removeObserver(observer)
+    })
+  })
 
 /**
  * The 503. The app's own answer would have gone through the pre-response handlers registered so
