@@ -14,11 +14,8 @@ import { Api } from "./Api.js"
 import { ErrorEnvelopeMiddleware, rejectOversizedBodies } from "./ErrorMiddleware.js"
 import { holdEarlyRequests } from "./edge/EarlyRequests.js"
 import { requestTimeout } from "./edge/RequestTimeout.js"
-import { securityHeaders } from "./edge/SecurityHeaders.js"
-import { correlate } from "./edge/Correlation.js"
+import { aroundRequests } from "./edge/AroundRequests.js"
 import { rejectNulCharacters } from "./edge/NulCharacters.js"
-import { logRequests } from "./edge/RequestLog.js"
-import { observeRequests } from "./edge/RequestMetrics.js"
 import { ConsoleRoutes } from "./console/ConsoleStatic.js"
 import { CustomerHandlers } from "./account/Handlers.js"
 import { AuthenticationAllowingSuspendedLive, AuthenticationLive, CookieAuthenticationLive, StaffAuthenticationLive } from "./Authentication.js"
@@ -113,18 +110,17 @@ const StaffBootstrap = Layer.effectDiscard(
 export const HttpAppWithoutProvider = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     HttpApiBuilder.serve((app) =>
-      // request metrics outermost: they see every answer, the edge's own included (edge/RequestMetrics.ts)
-      observeRequests(correlate(logRequests(
-        securityHeaders(config.appEnv)(
-          corsFor(config.appOrigins)(
-            requestTimeout(config.requestTimeoutMs)(
-              rejectOversizedBodies(config.maxBodyBytes)(
-                HttpIncomingMessage.withMaxBodySize(rejectNulCharacters(app), Option.some(FileSystem.Size(config.maxBodyBytes)))
-              )
+      // correlation, security headers, request log and metrics outermost: they see every answer,
+      // the edge's own included (edge/AroundRequests.ts)
+      aroundRequests(config.appEnv)(
+        corsFor(config.appOrigins)(
+          requestTimeout(config.requestTimeoutMs)(
+            rejectOversizedBodies(config.maxBodyBytes)(
+              HttpIncomingMessage.withMaxBodySize(rejectNulCharacters(app), Option.some(FileSystem.Size(config.maxBodyBytes)))
             )
           )
         )
-      )))
+      )
     ))
 ).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),

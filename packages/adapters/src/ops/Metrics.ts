@@ -92,8 +92,12 @@ const labelSet = (labels: Record<string, string>): ReadonlyArray<MetricLabel.Met
   return set
 }
 
+/** Updates `metric` with `input` under `labels` now, outside an effect (for code that is one already). */
+export const unsafeRecord = <In>(metric: Metric.Metric<any, In, any>, input: In, labels: Record<string, string>): void =>
+  metric.unsafeUpdate(input, labelSet(labels))
+
 const update = <In>(metric: Metric.Metric<any, In, any>, input: In, labels: Record<string, string>) =>
-  Effect.sync(() => metric.unsafeUpdate(input, labelSet(labels)))
+  Effect.sync(() => unsafeRecord(metric, input, labels))
 
 /** The outcome label of a provider call from its result: `ok` or the failure's class. */
 export const providerOutcome = (failureTag: string | undefined): string => {

@@ -4,8 +4,9 @@
  * annotated on every log line written while the request is handled (the request log included,
  * JSON in production), echoed in the `X-Request-Id` response header, and is the `correlationId` of
  * a 500 envelope, so a customer's quote, the response and the logs all name the same request.
+ * Applied around every request by edge/AroundRequests.ts.
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
 import { Effect, FiberRef, HashMap, Option } from "effect"
 
 export const REQUEST_ID_HEADER = "x-request-id"
@@ -18,14 +19,8 @@ export const currentCorrelationId = Effect.map(FiberRef.get(FiberRef.currentLogA
     onSome: (id) => String(id)
   }))
 
-export const correlate = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const given = request.headers[REQUEST_ID_HEADER]
-    const id = given !== undefined && PLAUSIBLE.test(given) ? given : crypto.randomUUID()
-    const tag = (response: HttpServerResponse.HttpServerResponse) => HttpServerResponse.setHeader(response, REQUEST_ID_HEADER, id)
-    // the app's own answers are written inside it, through the pre-response handlers …
-    yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(tag(response)))
-    // … an answer a middleware made without calling the app comes back here
-    return tag(yield* Effect.annotateLogs(app, "correlationId", id))
-  })
+/** The request's correlation id: its plausible `X-Request-Id`, else a new UUID. */
+export const correlationIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
+  const given = request.headers[REQUEST_ID_HEADER]
+  return given !== undefined && PLAUSIBLE.test(given) ? given : crypto.randomUUID()
+}

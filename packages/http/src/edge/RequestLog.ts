@@ -5,10 +5,10 @@
  * writes the raw URL: an admin link token in the path, account numbers in a name-enquiry query and
  * search text would all land in the logs (and, as span events, in exported traces). A failure's
  * cause is logged as the platform does, so a 500 can be traced to its stack here and never in the
- * response.
+ * response. Written around every request by edge/AroundRequests.ts.
  */
-import { type HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
-import { Effect, Exit, Option } from "effect"
+import { HttpServerError, type HttpServerResponse } from "@effect/platform"
+import { type Cause, Effect, Exit, FiberRef, HashMap, Option } from "effect"
 
 export const UNMATCHED_ROUTE = "unmatched"
 
@@ -19,22 +19,28 @@ export const matchedRoute = Effect.map(Effect.option(Effect.currentSpan), (span)
     Option.getOrElse(() => UNMATCHED_ROUTE)
   ))
 
-let counter = 0
+/** Log spans are named by their label; every request's is this one (`http.span.1=4ms` on its lines). */
+export const REQUEST_LOG_SPAN = "http.span.1"
 
-export const logRequests = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const exit = yield* Effect.exit(app)
-    const route = yield* matchedRoute
-    const annotations = { "http.method": request.method, "http.route": route }
-    if (Exit.isSuccess(exit)) {
-      yield* Effect.annotateLogs(Effect.log("Sent HTTP response"), { ...annotations, "http.status": exit.value.status })
-    } else {
-      const [response, cause] = HttpServerError.causeResponseStripped(exit.cause)
-      yield* Effect.annotateLogs(
-        Effect.log(Option.isSome(cause) ? cause.value : "Sent HTTP response"),
-        { ...annotations, "http.status": response.status }
-      )
-    }
-    return yield* exit
-  }).pipe(Effect.withLogSpan(`http.span.${++counter}`))
+/**
+ * The request's log line, once it is answered: its route and status, and for a failure the cause
+ * as the platform logs it. Run on the request's own fiber, inside its log span and correlation id;
+ * the annotations are set on that fiber (not around the line, which took ~20 steps of Effect's
+ * runtime to restore them), whose work ends with the answer.
+ */
+export const logAnswer = <E>(
+  method: string,
+  route: string,
+  exit: Exit.Exit<HttpServerResponse.HttpServerResponse, E>
+): Effect.Effect<void> => {
+  const [status, message] = Exit.isSuccess(exit) ? [exit.value.status, "Sent HTTP response"] : failureLine(exit.cause)
+  return FiberRef.update(FiberRef.currentLogAnnotations, (annotations) =>
+    HashMap.set(HashMap.set(HashMap.set(annotations, "http.method", method), "http.route", route), "http.status", status)).pipe(
+    Effect.zipRight(Effect.log(message))
+  )
+}
+
+const failureLine = <E>(cause: Cause.Cause<E>): readonly [number, unknown] => {
+  const [response, logged] = HttpServerError.causeResponseStripped(cause)
+  return [response.status, Option.isSome(logged) ? logged.value : "Sent HTTP response"]
+}

@@ -11,29 +11,18 @@
  *   never a document that may load anything;
  * - `Strict-Transport-Security: max-age=31536000; includeSubDomains` in production only (TLS is
  *   terminated in front of the service there; on a laptop it would pin localhost to https).
+ * Applied around every request by edge/AroundRequests.ts.
  */
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerResponse } from "@effect/platform"
 import type { AppEnv } from "@app/adapters"
-import { Effect } from "effect"
 
 export const HSTS = "max-age=31536000; includeSubDomains"
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'"
 
-const isDocsPage = (url: string) => url === "/docs" || url.startsWith("/docs/") || url.startsWith("/docs?")
+export const isDocsPage = (url: string) => url === "/docs" || url.startsWith("/docs/") || url.startsWith("/docs?")
 
-export const securityHeaders = (appEnv: AppEnv) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const add = (response: HttpServerResponse.HttpServerResponse) =>
-      withSecurityHeaders(response, { appEnv, docs: isDocsPage(request.url) })
-    // the app's own answers are written inside it, through the pre-response handlers …
-    yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(add(response)))
-    // … while an answer made by a middleware without calling the app (the body-size guard, a CORS
-    // preflight, the request time limit) comes back here and is written after
-    return add(yield* app)
-  })
-
-const withSecurityHeaders = (
+/** `response` with the headers above: `docs` for the /docs page, whose inline script and style need no CSP. */
+export const withSecurityHeaders = (
   response: HttpServerResponse.HttpServerResponse,
   { appEnv, docs }: { readonly appEnv: AppEnv; readonly docs: boolean }
 ): HttpServerResponse.HttpServerResponse => {
