@@ -115,12 +115,14 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
       aroundRequests(config.appEnv)(
         corsFor(config.appOrigins)(
           requestTimeout(config.requestTimeoutMs)(
-            rejectOversizedBodies(config.maxBodyBytes)(
-              HttpIncomingMessage.withMaxBodySize(rejectNulCharacters(app), Option.some(FileSystem.Size(config.maxBodyBytes)))
-            )
+            rejectOversizedBodies(config.maxBodyBytes)(rejectNulCharacters(app))
           )
         )
       )
+    ).pipe(
+      // the body size limit for every request, set once for the server (per request, it was
+      // ~25 steps of Effect's runtime on each)
+      Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(config.maxBodyBytes))))
     ))
 ).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),

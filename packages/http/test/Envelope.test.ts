@@ -3,7 +3,8 @@
  * limit (16 KiB in tests) and unknown routes.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { HttpClientRequest } from "@effect/platform"
+import { Effect, Exit, Stream } from "effect"
 import {
   api,
   expectFailure,
@@ -13,7 +14,7 @@ import {
   postRaw,
   uniqueEmail
 } from "./support/Fixtures.js"
-import { TestServer } from "./support/TestServer.js"
+import { send, TestServer } from "./support/TestServer.js"
 
 const CHECK_EMAIL = "/api/v1/auth/check-email"
 
@@ -105,6 +106,19 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("envelop
         const reply = yield* postRaw(CHECK_EMAIL, raw)
         const error = expectValidation(reply, { form: true })
         expect(error.formErrors.join(" ")).toMatch(/too large/i)
+      }))
+
+    it.effect("a chunked body over the limit (no Content-Length to refuse it by) is cut off by the body reader, never handled", () =>
+      Effect.gen(function*() {
+        const chunked = (raw: string) =>
+          send(HttpClientRequest.post(CHECK_EMAIL).pipe(
+            HttpClientRequest.bodyStream(Stream.make(new TextEncoder().encode(raw)), { contentType: "application/json" })
+          ))
+        expectSuccess(yield* chunked(JSON.stringify({ email: uniqueEmail("chunked-under"), padding: "x".repeat(15 * 1024) })))
+        // the reader can only abort the stream: the client sees the connection reset (the
+        // platform's own limit, 10 MB, would have let this one through to the handler)
+        const over = yield* Effect.exit(chunked(JSON.stringify({ email: uniqueEmail("chunked-over"), padding: "x".repeat(17 * 1024) })))
+        expect(Exit.isFailure(over) ? "cut off" : over.value.status).toBe("cut off")
       }))
 
     it.effect("an oversized password on register is refused the same way", () =>
