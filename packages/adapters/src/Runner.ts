@@ -1,6 +1,7 @@
 /**
  * Runs a long-lived service layer as a process: a heap collected at 1.5 × its live set
- * (HeapTuning.ts), logs as JSON lines in production, prints a configuration error as one readable
+ * (HeapTuning.ts), logs as JSON lines in production (written once per turn of the event loop:
+ * ops/BufferedConsole.ts), prints a configuration error as one readable
  * line per bad variable, and on SIGINT/SIGTERM interrupts the layer so every finalizer (HTTP
  * server, database, scheduler) runs before the process exits.
  */
@@ -8,6 +9,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
 import { describeConfigError, isConfigError } from "./AppConfig.js"
 import { tuneHeap } from "./HeapTuning.js"
+import { turnBufferedConsole } from "./ops/BufferedConsole.js"
 
 /** Prints why a process could not start: config errors as one line per variable, others in full. */
 export const reportStartupFailure = (cause: Cause.Cause<unknown>) => {
@@ -24,6 +26,9 @@ export const runService = <E>(layer: Layer.Layer<never, E, never>) => {
   return Layer.launch(layer).pipe(
     Effect.tapErrorCause(reportStartupFailure),
     Effect.provide(process.env.APP_ENV === "production" ? Logger.json : Logger.pretty),
+    // the loggers write through Effect's console: one write per turn of the event loop instead
+    // of one (JSON) to five (pretty) per line (ops/BufferedConsole.ts)
+    Effect.withConsole(turnBufferedConsole()),
     // runMain would add its own pretty logger beside ours: production's lines must be JSON only
     NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
   )
