@@ -3,7 +3,7 @@
  * turn of the event loop (or at 64 KiB), and written before the process exits.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger } from "effect"
+import { Effect, FiberRef, HashSet, Logger, LogLevel } from "effect"
 import { execFileSync } from "node:child_process"
 import { Console as NodeConsole } from "node:console"
 import { Writable } from "node:stream"
@@ -27,7 +27,10 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 const prettyLine = (console: Parameters<typeof Effect.withConsole>[1]) =>
   Effect.log("Sent HTTP response").pipe(
     Effect.annotateLogs({ "http.status": 200, "http.route": "/api/v1/customers/me" }),
-    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ colors: false, formatDate: () => "T" }))),
+    // the loggers and level set outright: a test file before this one in a shared worker may have
+    // changed either (Logger.replace would then replace nothing)
+    Effect.locally(FiberRef.currentLoggers, HashSet.make(Logger.prettyLogger({ colors: false, formatDate: () => "T" }))),
+    Effect.locally(FiberRef.currentMinimumLogLevel, LogLevel.All),
     Effect.withConsole(console)
   )
 
@@ -42,6 +45,7 @@ describe("turnBufferedConsole", () => {
       expect(buffered.writes).toEqual([])
       yield* Effect.promise(nextTurn)
       expect(buffered.writes).toHaveLength(1)
+      expect(buffered.writes[0]).toContain("Sent HTTP response")
 
       // the same calls on Node's own console, unbuffered
       const direct = recorder()
