@@ -5,7 +5,8 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { DevelopmentSecrets } from "@app/adapters"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Exit, Layer, Logger, LogLevel, Metric, Option } from "effect"
+import { hangingServer } from "./support/Peers.js"
 import { send, testServer } from "./support/TestServer.js"
 
 const logged: Array<{ message: unknown; annotations: Record<string, unknown> }> = []
@@ -69,3 +70,40 @@ layer(testServer({}, LogLevel.Info).pipe(Layer.provide(CapturingLogger)), { excl
       }))
   })
 })
+
+/** A provider that never answers, so GET /ready is still working when its client goes away. */
+const HangingProvider = Layer.unwrapScoped(
+  Effect.map(hangingServer, (url) => testServer({ coreBankingUrl: Option.some(url) }, LogLevel.Info))
+).pipe(Layer.provide(CapturingLogger))
+
+layer(HangingProvider, { excludeTestServices: true, timeout: "60 seconds" })("a request its client abandons", (it) => {
+  it.effect("is counted and logged as 499 (the client went away), not as a 500 of ours", () =>
+    Effect.gen(function*() {
+      logged.length = 0
+      const before = yield* requestsCounted({ route: "/ready", method: "GET", status: "499" })
+      const abandoned = yield* Effect.exit(get("/ready", "abandoned-trace-01").pipe(Effect.timeout("300 millis")))
+      expect(Exit.isFailure(abandoned)).toBe(true)
+      // the server notices the closed socket and interrupts the request
+      const line = yield* Effect.gen(function*() {
+        for (;;) {
+          const found = logged.find((l) => l.annotations.correlationId === "abandoned-trace-01" && l.annotations["http.status"] !== undefined)
+          if (found !== undefined) return found
+          yield* Effect.sleep("50 millis")
+        }
+      }).pipe(Effect.timeout("5 seconds"))
+      expect(line.annotations).toMatchObject({ "http.method": "GET", "http.route": "/ready", "http.status": 499 })
+      expect(yield* requestsCounted({ route: "/ready", method: "GET", status: "499" })).toBe(before + 1)
+      expect(yield* requestsCounted({ route: "/ready", method: "GET", status: "500" })).toBe(0)
+    }))
+})
+
+/** http_requests_total with exactly these labels, from the process's metric registry. */
+const requestsCounted = (labels: Record<string, string>) =>
+  Effect.map(Metric.snapshot, (pairs) => {
+    const wanted = Object.entries(labels).sort()
+    const pair = pairs.find((p) =>
+      p.metricKey.name === "http_requests_total" &&
+      JSON.stringify(p.metricKey.tags.map((t) => [t.key, t.value]).sort()) === JSON.stringify(wanted)
+    )
+    return pair === undefined ? 0 : Number((pair.metricState as { count?: number | bigint }).count ?? 0)
+  })

@@ -11,11 +11,11 @@
  * every answer, the edge's own included; the log line is written inside the request's log span
  * and correlation id, like every line written while it is handled.
  */
-import { HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { AppEnv } from "@app/adapters"
 import { Effect, Exit, FiberRef, HashMap, List, LogSpan } from "effect"
 import { correlationIdOf, REQUEST_ID_HEADER } from "./Correlation.js"
-import { logAnswer, matchedRoute, REQUEST_LOG_SPAN } from "./RequestLog.js"
+import { answerStatus, logAnswer, matchedRoute, REQUEST_LOG_SPAN } from "./RequestLog.js"
 import { recordRequest } from "./RequestMetrics.js"
 import { isDocsPage, withSecurityHeaders } from "./SecurityHeaders.js"
 
@@ -37,9 +37,9 @@ export const aroundRequests = (appEnv: AppEnv) => <E, R>(app: HttpApp.Default<E,
         Effect.zipRight(Effect.exit(app)),
         Effect.flatMap((exit) =>
           Effect.flatMap(matchedRoute, (route) => {
-            const status = Exit.isSuccess(exit) ? exit.value.status : HttpServerError.exitResponse(exit).status
+            const status = answerStatus(exit)
             recordRequest(route, request.method, status, Number(clock.unsafeCurrentTimeNanos() - started) / 1e9)
-            return Effect.zipRight(logAnswer(request.method, route, exit), Exit.isSuccess(exit) ? Effect.succeed(finish(exit.value)) : exit)
+            return Effect.zipRight(logAnswer(request.method, route, status, exit), Exit.isSuccess(exit) ? Effect.succeed(finish(exit.value)) : exit)
           })
         )
       )

@@ -8,7 +8,7 @@
  * response. Written around every request by edge/AroundRequests.ts.
  */
 import { HttpServerError, type HttpServerResponse } from "@effect/platform"
-import { type Cause, Effect, Exit, FiberRef, HashMap, Option } from "effect"
+import { Cause, Effect, Exit, FiberRef, HashMap, HashSet, Option } from "effect"
 
 export const UNMATCHED_ROUTE = "unmatched"
 
@@ -23,24 +23,32 @@ export const matchedRoute = Effect.map(Effect.option(Effect.currentSpan), (span)
 export const REQUEST_LOG_SPAN = "http.span.1"
 
 /**
- * The request's log line, once it is answered: its route and status, and for a failure the cause
- * as the platform logs it. Run on the request's own fiber, inside its log span and correlation id;
- * the annotations are set on that fiber (not around the line, which took ~20 steps of Effect's
- * runtime to restore them), whose work ends with the answer.
+ * The status a request is counted and logged with: its answer's, or for a failure the one the
+ * platform answers it with; a request interrupted without an answer is 499 when the client went
+ * away and 503 when the server stopped it (the platform's own codes), not the 500 of a failure.
+ */
+export const answerStatus = <E>(exit: Exit.Exit<HttpServerResponse.HttpServerResponse, E>): number =>
+  Exit.isSuccess(exit)
+    ? exit.value.status
+    : Cause.isInterruptedOnly(exit.cause)
+    ? HashSet.has(Cause.interruptors(exit.cause), HttpServerError.clientAbortFiberId) ? 499 : 503
+    : HttpServerError.exitResponse(exit).status
+
+/**
+ * The request's log line, once it is answered, with `answerStatus`: its route and status, and for
+ * a failure the cause as the platform logs it. Run on the request's own fiber, inside its log span
+ * and correlation id; the annotations are set on that fiber (not around the line, which took ~20
+ * steps of Effect's runtime to restore them), whose work ends with the answer.
  */
 export const logAnswer = <E>(
   method: string,
   route: string,
+  status: number,
   exit: Exit.Exit<HttpServerResponse.HttpServerResponse, E>
 ): Effect.Effect<void> => {
-  const [status, message] = Exit.isSuccess(exit) ? [exit.value.status, "Sent HTTP response"] : failureLine(exit.cause)
+  const logged = Exit.isSuccess(exit) ? Option.none() : HttpServerError.causeResponseStripped(exit.cause)[1]
   return FiberRef.update(FiberRef.currentLogAnnotations, (annotations) =>
     HashMap.set(HashMap.set(HashMap.set(annotations, "http.method", method), "http.route", route), "http.status", status)).pipe(
-    Effect.zipRight(Effect.log(message))
+    Effect.zipRight(Effect.log(Option.isSome(logged) ? logged.value : "Sent HTTP response"))
   )
-}
-
-const failureLine = <E>(cause: Cause.Cause<E>): readonly [number, unknown] => {
-  const [response, logged] = HttpServerError.causeResponseStripped(cause)
-  return [response.status, Option.isSome(logged) ? logged.value : "Sent HTTP response"]
 }
