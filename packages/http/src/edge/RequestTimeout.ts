@@ -1,11 +1,11 @@
 /**
  * Every request has a time limit (REQUEST_TIMEOUT_MS, default 30 s). Past it the client gets 503
  * REQUEST_TIMEOUT in the envelope (with Retry-After) instead of an open socket, and the request's
- * work is interrupted in the background (`Effect.disconnect`: the answer does not wait for it). A
- * database transaction rolls back; the money steps that are uninterruptible (storing and driving a
- * transfer, Borrow, Extra Cash) run to their end first, as they do when a client disconnects, and
- * anything a movement leaves is finished or reversed by the recovery job; a retry with the same
- * idempotencyKey is safe. Messages already handed to the notifier still go.
+ * work is interrupted in the background (it runs in a fiber of its own: the answer does not wait
+ * for it). A database transaction rolls back; the money steps that are uninterruptible (storing and
+ * driving a transfer, Borrow, Extra Cash) run to their end first, as they do when a client
+ * disconnects, and anything a movement leaves is finished or reversed by the recovery job; a retry
+ * with the same idempotencyKey is safe. Messages already handed to the notifier still go.
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Exit, type Fiber, FiberRef, Option } from "effect"
