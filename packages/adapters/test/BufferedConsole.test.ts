@@ -1,6 +1,6 @@
 /**
  * The services' console (ops/BufferedConsole.ts): the same text as Node's console, written once per
- * turn of the event loop (or at 64 KiB), and written before the process exits.
+ * turn of the event loop (or at 64 Ki characters), and written before the process exits.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FiberRef, HashSet, Logger, LogLevel } from "effect"
@@ -59,7 +59,7 @@ describe("turnBufferedConsole", () => {
       expect(buffered.writes[0]).toContain("  http.route: /api/v1/customers/me\n")
     }))
 
-  it.effect("errors to stderr; a turn past 64 KiB is written at once", () =>
+  it.effect("errors to stderr; a turn past 64 Ki characters is written at once", () =>
     Effect.gen(function*() {
       const out = recorder()
       const err = recorder()

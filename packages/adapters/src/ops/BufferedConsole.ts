@@ -10,18 +10,19 @@
  * What is given up: lines written in the last turn before the process is killed with SIGKILL (or
  * dies in native code) are lost. On every other exit (SIGINT/SIGTERM, an error, an uncaught
  * exception, process.exit) the buffer is written synchronously in the process's `exit` event. A
- * turn's text is also written as soon as it passes 64 KiB.
+ * turn's text is also written as soon as it passes 64 Ki characters (64 KiB of ASCII).
  */
 import { Console as EffectConsole, Effect } from "effect"
 import { EventEmitter } from "node:events"
 import { Console as NodeConsole } from "node:console"
 
-const FLUSH_AT_BYTES = 64 * 1024
+/** Counted in UTF-16 code units (string length), not encoded bytes: a bound on memory, not a write size. */
+const FLUSH_AT_CHARACTERS = 64 * 1024
 
 /** A stream for Node's Console that keeps what it is given until the end of the turn. */
 class TurnBuffer extends EventEmitter {
   private chunks: Array<string> = []
-  private bytes = 0
+  private characters = 0
   private scheduled = false
 
   constructor(private readonly target: NodeJS.WritableStream) {
@@ -31,8 +32,8 @@ class TurnBuffer extends EventEmitter {
   write(chunk: string | Uint8Array, encodingOrCallback?: unknown, callback?: unknown): boolean {
     const text = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")
     this.chunks.push(text)
-    this.bytes += text.length
-    if (this.bytes >= FLUSH_AT_BYTES) this.flush()
+    this.characters += text.length
+    if (this.characters >= FLUSH_AT_CHARACTERS) this.flush()
     else if (!this.scheduled) {
       this.scheduled = true
       setImmediate(this.flushLater)
@@ -51,7 +52,7 @@ class TurnBuffer extends EventEmitter {
     if (this.chunks.length === 0) return
     const text = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join("")
     this.chunks = []
-    this.bytes = 0
+    this.characters = 0
     this.target.write(text)
   }
 }
