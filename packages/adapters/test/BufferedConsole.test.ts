@@ -75,6 +75,23 @@ describe("turnBufferedConsole", () => {
       expect(out.writes).toEqual([`${line}\n`.repeat(64)])
     }))
 
+  it("a write reports success as Node's streams do, so Node's console takes no error path", () => {
+    const console = turnBufferedConsole(recorder().stream, recorder().stream)
+    // Node's console looks at its stream's _writableState only when a write's callback reports an
+    // error (anything but null): a TypeError on this buffer, thrown and swallowed on every call
+    const stdout = (console.unsafe as unknown as { _stdout: object })._stdout
+    let looked = 0
+    Object.defineProperty(stdout, "_writableState", {
+      get: () => {
+        looked++
+        return { errorEmitted: true }
+      }
+    })
+    console.unsafe.log("one")
+    console.unsafe.log("two", { a: 1 })
+    expect(looked).toBe(0)
+  })
+
   it("what is still buffered when the process exits is written", () => {
     const script = [
       "import { Effect } from 'effect'",
