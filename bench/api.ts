@@ -25,7 +25,8 @@
  * The two servers, each its own process on a free loopback port, both up during the whole run:
  * - ours: `node build/http.mjs` when that file exists (`npm run build`), else, or with --entry
  *   source, `node --import tsx packages/runtime/src/http.ts` (what `npm run start:http` runs,
- *   without its console check; one process, so its pid is the server's), with
+ *   with its node flags read from package.json, without its console check; one process, so its
+ *   pid is the server's), with
  *   DATABASE_URL=bench_api, PORT, METRICS_PORT=0, the development secrets (or those of this
  *   environment), no CORE_BANKING_URL (so its in-process sandbox bank, which replays the setup's
  *   journal copied to its DATA_DIR), DATA_DIR and the outbox in a temporary directory; its log (one
@@ -121,6 +122,16 @@ const DB_NAME = "bench_api"
 const SERVER_URL = process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 const ROOT = fileURLToPath(new URL("..", import.meta.url))
 const BUILT_HTTP = path.join(ROOT, "build/http.mjs")
+/**
+ * The node flags production's `npm run start:http` gives build/http.mjs (package.json), so that ours
+ * runs as deployed (the young generation's size among them: packages/runtime/src/http.ts).
+ */
+const START_HTTP_FLAGS: ReadonlyArray<string> = (() => {
+  const script: string = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts["start:http"]
+  const command = script.split("&&").map((part) => part.trim()).find((part) => part.endsWith("build/http.mjs"))
+  if (command === undefined) throw new Error(`package.json start:http no longer runs build/http.mjs: ${script}`)
+  return command.split(/\s+/).slice(1, -1)
+})()
 const PASSWORD = "bench-password-not-secret"
 /** deposit k of a customer: (k + 1) × ₦1,000 */
 const depositOf = (k: number): Kobo => BigInt(k + 1) * 100_000n
@@ -688,7 +699,9 @@ const main = async (): Promise<number> => {
   const oursPort = await freeLoopbackPort()
   if (PROFILE_DIR !== undefined) mkdirSync(PROFILE_DIR, { recursive: true })
   const profileFlags = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`]
-  const oursEntry = ENTRY === "build" && existsSync(BUILT_HTTP) ? [BUILT_HTTP] : ["--import", "tsx", "packages/runtime/src/http.ts"]
+  const oursEntry = ENTRY === "build" && existsSync(BUILT_HTTP)
+    ? [...START_HTTP_FLAGS, BUILT_HTTP]
+    : [...START_HTTP_FLAGS, "--import", "tsx", "packages/runtime/src/http.ts"]
   const profilesBefore = PROFILE_DIR === undefined ? new Set<string>() : new Set(readdirSync(PROFILE_DIR))
   console.log(`starting ours: node ${[...profileFlags, ...oursEntry].join(" ")} …`)
   const bootStart = performance.now()
