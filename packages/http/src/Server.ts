@@ -16,6 +16,7 @@ import { holdEarlyRequests } from "./edge/EarlyRequests.js"
 import { requestTimeout } from "./edge/RequestTimeout.js"
 import { aroundRequests } from "./edge/AroundRequests.js"
 import { rejectNulCharacters } from "./edge/NulCharacters.js"
+import { withoutUnreceivedSpans } from "./edge/UnreceivedSpans.js"
 import { ConsoleRoutes } from "./console/ConsoleStatic.js"
 import { CustomerHandlers } from "./account/Handlers.js"
 import { AuthenticationAllowingSuspendedLive, AuthenticationLive, CookieAuthenticationLive, StaffAuthenticationLive } from "./Authentication.js"
@@ -109,7 +110,8 @@ const StaffBootstrap = Layer.effectDiscard(
 /** Routes + middleware, served on whatever HttpServer is provided, given a core banking provider. */
 export const HttpAppWithoutProvider = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
-    HttpApiBuilder.serve((app) =>
+    // no spans when nothing receives them (edge/UnreceivedSpans.ts)
+    withoutUnreceivedSpans(HttpApiBuilder.serve((app) =>
       // correlation, security headers, request log and metrics outermost: they see every answer,
       // the edge's own included (edge/AroundRequests.ts)
       aroundRequests(config.appEnv)(
@@ -123,7 +125,7 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
       // the body size limit for every request, set once for the server (per request, it was
       // ~25 steps of Effect's runtime on each)
       Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(config.maxBodyBytes))))
-    ))
+    )))
 ).pipe(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   // the admin web console's built files at /admin (console/ConsoleStatic.ts)

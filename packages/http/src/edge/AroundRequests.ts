@@ -9,7 +9,9 @@
  * those inside the app), and on an answer made by a middleware below without calling the app (the
  * body-size guard, a CORS preflight, the request time limit) here, after it returns. Metrics see
  * every answer, the edge's own included; the log line is written inside the request's log span
- * and correlation id, like every line written while it is handled.
+ * and correlation id, like every line written while it is handled. The route it logs is the one
+ * the router records on the request's span, or on a route recorder without tracing
+ * (UnreceivedSpans.ts).
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { AppEnv } from "@app/adapters"
@@ -18,6 +20,7 @@ import { correlationIdOf, REQUEST_ID_HEADER } from "./Correlation.js"
 import { answerStatus, logAnswer, matchedRoute, REQUEST_LOG_SPAN } from "./RequestLog.js"
 import { recordRequest } from "./RequestMetrics.js"
 import { isDocsPage, withSecurityHeaders } from "./SecurityHeaders.js"
+import { withRouteRecorder } from "./UnreceivedSpans.js"
 
 export const aroundRequests = (appEnv: AppEnv) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -31,7 +34,8 @@ export const aroundRequests = (appEnv: AppEnv) => <E, R>(app: HttpApp.Default<E,
       // (Effect.annotateLogs, Effect.withLogSpan: ~50 steps to restore them afterwards): the
       // platform gives every request a fiber of its own, and what it does after this returns (the
       // answer's writing) is part of the request too.
-      return FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("correlationId", id)).pipe(
+      return withRouteRecorder.pipe(
+        Effect.zipRight(FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("correlationId", id))),
         Effect.zipRight(FiberRef.update(FiberRef.currentLogSpan, List.prepend(LogSpan.make(REQUEST_LOG_SPAN, clock.unsafeCurrentTimeMillis())))),
         Effect.zipRight(HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(finish(response)))),
         Effect.zipRight(Effect.exit(app)),

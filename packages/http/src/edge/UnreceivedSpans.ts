@@ -1,0 +1,63 @@
+/**
+ * Spans only where something receives them. Without OTEL_EXPORTER_OTLP_ENDPOINT no tracer is
+ * installed but Effect's own (runtime/Telemetry.ts), which keeps nothing: every span a request
+ * made was built and dropped, the platform's `http.server` span first (a URL parsed, the headers
+ * redacted, a span and its context provided around the whole request), then one per use case and
+ * one per statement. `withoutUnreceivedSpans` serves such a server with the platform's request
+ * span off and Effect's tracer disabled (spans are then no-op spans). With a tracer installed
+ * (OpenTelemetry, or a test's), nothing changes.
+ *
+ * The request span was also where the router writes the route it matched (`http.route`), which
+ * the request log and metrics read (RequestLog.ts `matchedRoute`): `withRouteRecorder` gives a
+ * request without a span one that only records attributes, set on the request's own fiber.
+ */
+import { HttpMiddleware } from "@effect/platform"
+import { Context, Effect, FiberRef, Layer, Option, Tracer } from "effect"
+
+/** The tracer of a fiber no tracer was installed for (Effect's default services). */
+const effectsOwnTracer = Effect.runSync(Effect.tracer)
+
+/** The layer as it is when a tracer is installed; else with the request span and Effect's tracer off. */
+export const withoutUnreceivedSpans = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.unwrapEffect(
+    Effect.map(Effect.tracer, (tracer) =>
+      tracer !== effectsOwnTracer
+        ? layer
+        : layer.pipe(
+          HttpMiddleware.withTracerDisabledWhen(() => true),
+          Layer.locally(FiberRef.currentTracerEnabled, false)
+        ))
+  )
+
+/** A span that keeps its attributes and nothing else: never exported, never ended. */
+const routeRecorder = (): Tracer.Span => {
+  const attributes = new Map<string, unknown>()
+  return {
+    _tag: "Span",
+    name: "http.server",
+    spanId: "",
+    traceId: "",
+    parent: Option.none(),
+    context: Context.empty(),
+    status: { _tag: "Started", startTime: 0n },
+    attributes,
+    links: [],
+    sampled: false,
+    kind: "server",
+    end: () => {},
+    attribute: (key, value) => {
+      attributes.set(key, value)
+    },
+    event: () => {},
+    addLinks: () => {}
+  }
+}
+
+/**
+ * On the request's fiber (not around the app: the platform gives every request a fiber of its
+ * own): a route recorder as its span when it has none.
+ */
+export const withRouteRecorder: Effect.Effect<void> = FiberRef.update(
+  FiberRef.currentContext,
+  (context) => Option.isSome(Context.getOption(context, Tracer.ParentSpan)) ? context : Context.add(context, Tracer.ParentSpan, routeRecorder())
+)
