@@ -1,13 +1,13 @@
 /**
  * The request time limit as a middleware, without a server: a request answered in time keeps its
- * answer and what the work set on the request (a pre-response handler); past the limit the answer
+ * answer and what the work set on the request (a pre-response handler, a log annotation); past the limit the answer
  * is the 503 at the limit, without waiting for the work, which is interrupted in the background; a
  * request that is itself interrupted (the client went away) interrupts its work without waiting.
  * EdgeLimits.test.ts checks the same 503 through a real server.
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber, FiberRef, Option } from "effect"
+import { Deferred, Effect, Exit, Fiber, FiberRef, HashMap, Option } from "effect"
 import { requestTimeout } from "../src/edge/RequestTimeout.js"
 
 const request = HttpServerRequest.fromWeb(new Request("http://localhost/api/v1/customers/me"))
@@ -20,6 +20,7 @@ describe("requestTimeout", () => {
     Effect.gen(function*() {
       const app = Effect.gen(function*() {
         yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "x-set-by-work", "yes")))
+        yield* FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("set-by-work", "yes"))
         yield* Effect.sleep("20 millis")
         return HttpServerResponse.text("done", { status: 201 })
       })
@@ -31,6 +32,8 @@ describe("requestTimeout", () => {
         const handled = yield* handlers.value(request, response)
         expect(handled.headers["x-set-by-work"]).toBe("yes")
       }
+      // and the log annotations it set, for the request's log line
+      expect(HashMap.get(yield* FiberRef.get(FiberRef.currentLogAnnotations), "set-by-work")).toEqual(Option.some("yes"))
       // a failure of the work is the request's failure, unchanged
       const failed = yield* Effect.exit(run(Effect.fail("refused" as const), 1_000))
       expect(failed).toEqual(Exit.fail("refused"))

@@ -31,13 +31,24 @@ export const requestTimeout = (timeoutMs: number) => <E, R>(app: HttpApp.Default
           work.unsafeInterruptAsFork(requestFiber)
           return timedOut(timeoutMs)
         }
-        // the work's fiber refs (pre-response handlers, log annotations) come back to the request
-        return Effect.zipRight(work.inheritAll, waited.value)
+        return Effect.zipRight(answerRefsOf(work), waited.value)
       })
     )
   ))
 
 const TIMED_OUT = Symbol("timed out")
+
+/**
+ * What the work set that the request reads after it, brought back to the request's fiber: the
+ * pre-response handlers the platform applies to the answer (a cookie, Retry-After) and the log
+ * annotations of the request's line. Only these two: Fiber.inheritAll diffed and patched every
+ * fiber ref (the context of ~65 services among them), ~0.06 ms of CPU per request.
+ */
+const answerRefsOf = (work: Fiber.RuntimeFiber<unknown, unknown>) =>
+  Effect.zipRight(
+    FiberRef.set(HttpApp.currentPreResponseHandlers, work.getFiberRef(HttpApp.currentPreResponseHandlers)),
+    FiberRef.set(FiberRef.currentLogAnnotations, work.getFiberRef(FiberRef.currentLogAnnotations))
+  )
 
 /**
  * The work's exit, or TIMED_OUT once `ms` have passed: one timer and one observer on the work's
