@@ -1,8 +1,9 @@
 /**
  * The request time limit as a middleware, without a server: a request answered in time keeps its
- * answer and what the work set on the request (a pre-response handler, a log annotation); past the limit the answer
- * is the 503 at the limit, without waiting for the work, which is interrupted in the background; a
- * request that is itself interrupted (the client went away) interrupts its work without waiting.
+ * answer and what the work set on the request (a pre-response handler, a log annotation); past
+ * the limit the answer is the 503 at the limit, without waiting for the work, which is
+ * interrupted in the background; a request that is itself interrupted (the client went away)
+ * interrupts its work without waiting.
  * EdgeLimits.test.ts checks the same 503 through a real server.
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
