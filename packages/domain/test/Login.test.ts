@@ -92,4 +92,16 @@ describe("Auth.authenticate", () => {
       yield* Store.setCustomerStatus(account.id, "deleted")
       expect((yield* Effect.flip(Auth.authenticate(accessToken)))._tag).toBe("Unauthenticated")
     })))
+
+  it.effect("allowing suspended accounts (delete-account's door): suspended passes, garbage and deleted do not", () =>
+    inMemory(Effect.gen(function*() {
+      const { account } = yield* registerAda()
+      const { accessToken } = yield* Auth.login({ email: ADA.email, password: pw(ADA.password) })
+      const authenticate = yield* Auth.authenticatorAllowingSuspended
+      expect((yield* Effect.flip(authenticate("not a token")))._tag).toBe("Unauthenticated")
+      yield* Store.setCustomerStatus(account.id, "suspended")
+      expect((yield* authenticate(accessToken)).account.id).toBe(account.id)
+      yield* Store.setCustomerStatus(account.id, "deleted")
+      expect((yield* Effect.flip(authenticate(accessToken)))._tag).toBe("Unauthenticated")
+    })))
 })

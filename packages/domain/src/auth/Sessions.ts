@@ -102,29 +102,46 @@ export const accessTokenFor = (raw: string) =>
   })
 
 /** Resolves bearer access tokens to their signed-in accounts. */
-export type Authenticator = (accessToken: string) => Effect.Effect<AccountWithCustomer, Unauthenticated | AccountSuspended>
+export type Authenticator<E = Unauthenticated | AccountSuspended> = (accessToken: string) => Effect.Effect<AccountWithCustomer, E>
+
+/** A deleted customer is unknown (401). */
+const notDeleted = (found: Option.Option<AccountWithCustomer>): Effect.Effect<AccountWithCustomer, Unauthenticated> =>
+  Option.isNone(found) || found.value.customer.customerStatus === "deleted"
+    ? Effect.fail(new Unauthenticated())
+    : Effect.succeed(found.value)
 
 /** Who may use a signed-in account: a deleted customer is unknown (401), a suspended one refused (403). */
 const standing = (found: Option.Option<AccountWithCustomer>): Effect.Effect<AccountWithCustomer, Unauthenticated | AccountSuspended> =>
-  Option.isNone(found) || found.value.customer.customerStatus === "deleted"
-    ? Effect.fail(new Unauthenticated())
-    : found.value.customer.customerStatus === "suspended"
-    ? Effect.fail(new AccountSuspended())
-    : Effect.succeed(found.value)
+  Effect.flatMap(
+    notDeleted(found),
+    (account) => account.customer.customerStatus === "suspended" ? Effect.fail(new AccountSuspended()) : Effect.succeed(account)
+  )
 
 /**
- * `authenticate` with its two services read once, for a caller that checks a token on every
+ * A token check with its two services read once, for a caller that checks a token on every
  * request: the HTTP authentication builds it with its layer, so a request does not provide the
  * services again (an Effect.provide is ~20 steps of Effect's runtime).
  */
-export const authenticator: Effect.Effect<Authenticator, never, AccessTokens | AccountRepo> = Effect.map(
-  Effect.all([AccessTokens, AccountRepo]),
-  ([tokens, repo]) => (accessToken) =>
-    Effect.flatMap(tokens.verify(accessToken), (claims) =>
-      Option.isNone(claims)
-        ? Effect.fail(new Unauthenticated())
-        : Effect.flatMap(repo.findById(claims.value.accountId), standing))
-)
+const authenticatorWith = <E>(
+  mayUse: (found: Option.Option<AccountWithCustomer>) => Effect.Effect<AccountWithCustomer, E>
+): Effect.Effect<Authenticator<Unauthenticated | E>, never, AccessTokens | AccountRepo> =>
+  Effect.map(
+    Effect.all([AccessTokens, AccountRepo]),
+    ([tokens, repo]) => (accessToken) =>
+      Effect.flatMap(tokens.verify(accessToken), (claims): Effect.Effect<AccountWithCustomer, Unauthenticated | E> =>
+        Option.isNone(claims)
+          ? Effect.fail(new Unauthenticated())
+          : Effect.flatMap(repo.findById(claims.value.accountId), mayUse))
+  )
+
+/** `authenticate`, built once (see authenticatorWith). */
+export const authenticator = authenticatorWith(standing)
+
+/**
+ * Every check of `authenticator` but suspension: for the one door a suspended customer may use
+ * (delete-account, whose use case answers a frozen customer itself).
+ */
+export const authenticatorAllowingSuspended = authenticatorWith(notDeleted)
 
 /** Resolves a bearer access token to its signed-in account. */
 export const authenticate = (accessToken: string) => Effect.flatMap(authenticator, (authenticate) => authenticate(accessToken))
