@@ -12,7 +12,10 @@ import { Cause, Effect, Exit, FiberRef, HashMap, HashSet, Option } from "effect"
 
 export const UNMATCHED_ROUTE = "unmatched"
 
-/** The route template the router matched, which it records on the request's `http.server` span. */
+/**
+ * The route template the router matched, which it records on the request's span: the
+ * `http.server` span, or without tracing a route recorder (UnreceivedSpans.ts).
+ */
 export const matchedRoute = Effect.map(Effect.option(Effect.currentSpan), (span) =>
   Option.flatMap(span, (s) => Option.fromNullable(s.attributes.get("http.route"))).pipe(
     Option.filter((r): r is string => typeof r === "string"),
