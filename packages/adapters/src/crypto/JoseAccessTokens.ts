@@ -1,12 +1,14 @@
 /**
- * Access tokens: HS256 JWTs signed with jose, 15 minutes, issuer and audience pinned. Issue and
- * verify read time from Effect's Clock, so tests move time with the TestClock.
+ * Access tokens: HS256 JWTs signed with jose, 15 minutes, issuer and audience pinned, checked with
+ * node:crypto (Hs256Verifier.ts: not on libuv's thread pool, where argon2 runs). Issue and verify
+ * read time from Effect's Clock, so tests move time with the TestClock.
  */
 import { AccessTokens, Auth } from "@app/domain"
 import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
-import { jwtVerify, SignJWT } from "jose"
+import { SignJWT } from "jose"
 import { AppConfig } from "../AppConfig.js"
 import { importHs256Key } from "./HmacKey.js"
+import { hs256Verifier } from "./Hs256Verifier.js"
 
 export const ISSUER = "kobo-plans"
 export const CUSTOMER_AUDIENCE = "customer"
@@ -15,7 +17,9 @@ export const AccessTokensLive = Layer.effect(
   AccessTokens,
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const key = yield* importHs256Key(new TextEncoder().encode(Redacted.value(config.accessTokenSecret)))
+    const secret = new TextEncoder().encode(Redacted.value(config.accessTokenSecret))
+    const key = yield* importHs256Key(secret)
+    const subjectOf = hs256Verifier(secret, { issuer: ISSUER, audience: CUSTOMER_AUDIENCE })
     const ttlSeconds = Duration.toSeconds(Auth.TokenPolicy.accessTokenTtl)
     return AccessTokens.of({
       issue: ({ accountId }) =>
@@ -33,21 +37,8 @@ export const AccessTokensLive = Layer.effect(
           )
         }),
       verify: (token) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.tryPromise(() =>
-            jwtVerify(token, key, {
-              issuer: ISSUER,
-              audience: CUSTOMER_AUDIENCE,
-              algorithms: ["HS256"],
-              currentDate: new Date(now),
-              clockTolerance: 0
-            })
-          ).pipe(
-            Effect.map(({ payload }) =>
-              typeof payload.sub === "string" ? Option.some({ accountId: payload.sub }) : Option.none()
-            ),
-            Effect.orElseSucceed(() => Option.none())
-          ))
+        Effect.map(Clock.currentTimeMillis, (now) =>
+          Option.map(Option.fromNullable(subjectOf(token, now)), (accountId) => ({ accountId })))
     })
   })
 )
