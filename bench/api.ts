@@ -32,8 +32,9 @@
  *   journal copied to its DATA_DIR), DATA_DIR and the outbox in a temporary directory; its log (one
  *   entry per request) goes to a file there;
  * - raw: bench/rawApi.ts (see there): the same statements one by one on a `pg` Pool of the same
- *   size, the same token checks with jose, the same balance cache (the domain's 5 s TTL) in front
- *   of its own in-process sandbox bank (another copy of the journal), the same envelope and headers.
+ *   size, the same token check (the service's crypto/Hs256Verifier.ts), the same balance cache (the
+ *   domain's 5 s TTL) in front of its own in-process sandbox bank (another copy of the journal), the
+ *   same envelope and headers.
  * Access tokens are issued by this process with the service's own adapter (JoseAccessTokens, same
  * secret), once both are up; tokens from the service's login are checked on both at the end.
  *
@@ -803,7 +804,7 @@ const main = async (): Promise<number> => {
   lines.push(
     `ours            node ${oursEntry.join(" ")} (pid ${ours.pid}; in-process sandbox bank; logs to a file; started in ${secs(oursBootMs)})`
   )
-  lines.push(`raw             node --import tsx bench/rawApi.ts (pid ${raw.pid}; node:http + pg Pool(10) + jose; its own in-process sandbox bank, from the same journal)`)
+  lines.push(`raw             node --import tsx bench/rawApi.ts (pid ${raw.pid}; node:http + pg Pool(10) + the service's token check; its own in-process sandbox bank, from the same journal)`)
   lines.push(
     `load            autocannon ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per run, tokens round robin over ${N} customers (in this process)`
   )

@@ -12,8 +12,9 @@
  * plans/PlanRepoSql.ts `findForCustomer`, transactions/TransactionRepoSql.ts `listForCustomer`,
  * admin/CustomerDirectorySql.ts `BalanceMemoSql`):
  *
- * - the bearer token verified with jose exactly as JoseAccessTokens.ts does (HS256, the same
- *   ACCESS_TOKEN_SECRET, issuer `kobo-plans`, audience `customer`, no clock tolerance), then the
+ * - the bearer token verified by the service's own check (adapters' crypto/Hs256Verifier.ts, a
+ *   function of node:crypto: HS256, the same ACCESS_TOKEN_SECRET, issuer `kobo-plans`, audience
+ *   `customer`, no clock tolerance; until round 11 both sides used jose's `jwtVerify`), then the
  *   account read (Auth.authenticate: 401 unknown or deleted, 403 suspended);
  * - /customers/me: the plan read (Plans.findPlan), the balance through the cache below (the
  *   service renders the account its authentication read: `CurrentAccount`);
@@ -40,7 +41,7 @@
  */
 import { sandboxBankLayer, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import { Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
-import { jwtVerify } from "jose"
+import { hs256Verifier } from "../packages/adapters/src/crypto/Hs256Verifier.js"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { createRequire } from "node:module"
@@ -244,8 +245,7 @@ const cachedBalance = (bankUrl: string, accountNumber: string): Promise<bigint> 
 // HTTP
 // ---------------------------------------------------------------------------------------------
 
-// imported once, as the service's JoseAccessTokens does (raw bytes would be imported on every verify)
-const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(ACCESS_TOKEN_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["verify"])
+const subjectOf = hs256Verifier(new TextEncoder().encode(ACCESS_TOKEN_SECRET), { issuer: "kobo-plans", audience: "customer" })
 
 class Failure {
   constructor(readonly status: number, readonly code: string, readonly message: string) {}
@@ -284,20 +284,8 @@ const failure = (res: ServerResponse, apiObject: string, f: Failure) =>
 const authenticate = async (req: IncomingMessage): Promise<AccountRow> => {
   const header = req.headers.authorization
   if (header === undefined || !header.startsWith("Bearer ")) throw new Failure(401, "UNAUTHENTICATED", "Unauthenticated")
-  let accountId: string
-  try {
-    const { payload } = await jwtVerify(header.slice(7), key, {
-      issuer: "kobo-plans",
-      audience: "customer",
-      algorithms: ["HS256"],
-      currentDate: new Date(),
-      clockTolerance: 0
-    })
-    if (typeof payload.sub !== "string") throw new Error("no subject")
-    accountId = payload.sub
-  } catch {
-    throw new Failure(401, "UNAUTHENTICATED", "Unauthenticated")
-  }
+  const accountId = subjectOf(header.slice(7), Date.now())
+  if (accountId === undefined) throw new Failure(401, "UNAUTHENTICATED", "Unauthenticated")
   const found = await findAccount(accountId)
   if (found === undefined || found.customer_status === "deleted") throw new Failure(401, "UNAUTHENTICATED", "Unauthenticated")
   if (found.customer_status === "suspended") throw new Failure(403, "ACCOUNT_SUSPENDED", "Account suspended")
