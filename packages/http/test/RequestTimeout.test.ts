@@ -1,22 +1,28 @@
 /**
  * The request time limit as a middleware, without a server: a request answered in time keeps its
- * answer and what the work set on the request (a pre-response handler, a log annotation); past
- * the limit the answer is the 503 at the limit, without waiting for the work, which is
- * interrupted in the background; a request that is itself interrupted (the client went away)
- * interrupts its work without waiting.
- * EdgeLimits.test.ts checks the same 503 through a real server.
+ * answer and what the work set on the request (a pre-response handler, a log annotation). A
+ * request that may move money (POST here): past the limit the answer is the 503 at the limit,
+ * without waiting for the work, which is interrupted in the background; a request that is itself
+ * interrupted (the client went away) interrupts its work without waiting. A read (GET), which runs
+ * on the request's fiber: the same answers, its work interrupted before the 503.
+ * EdgeLimits.test.ts checks the 503 of a GET through a real server.
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, FiberRef, HashMap, Option } from "effect"
 import { requestTimeout } from "../src/edge/RequestTimeout.js"
 
-const request = HttpServerRequest.fromWeb(new Request("http://localhost/api/v1/customers/me"))
-const run = <E>(app: HttpApp.Default<E, HttpServerRequest.HttpServerRequest>, timeoutMs: number) =>
+const post = HttpServerRequest.fromWeb(new Request("http://localhost/api/v1/transfers", { method: "POST" }))
+const get = HttpServerRequest.fromWeb(new Request("http://localhost/api/v1/customers/me"))
+const runAs = (request: HttpServerRequest.HttpServerRequest) =>
+<E>(app: HttpApp.Default<E, HttpServerRequest.HttpServerRequest>, timeoutMs: number) =>
   // the platform runs a request's middleware uninterruptibly: so does this
   Effect.uninterruptible(requestTimeout(timeoutMs)(app)).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request))
+const run = runAs(post)
+const runGet = runAs(get)
+const request = post
 
-describe("requestTimeout", () => {
+describe("requestTimeout, a request that may move money (its work in a fiber of its own)", () => {
   it.live("an answer in time is the work's own, with the fiber refs the work set", () =>
     Effect.gen(function*() {
       const app = Effect.gen(function*() {
@@ -75,5 +81,68 @@ describe("requestTimeout", () => {
       expect(Date.now() - before).toBeLessThan(300)
       expect(yield* Deferred.isDone(interrupted)).toBe(false)
       yield* Deferred.await(interrupted).pipe(Effect.timeout("2 seconds"))
+    }))
+})
+
+describe("requestTimeout, a read (its work on the request's fiber)", () => {
+  it.live("an answer in time is the work's own, with the fiber refs the work set; a failure is unchanged", () =>
+    Effect.gen(function*() {
+      const app = Effect.gen(function*() {
+        yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "x-set-by-work", "yes")))
+        yield* FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("set-by-work", "yes"))
+        yield* Effect.sleep("20 millis")
+        return HttpServerResponse.text("done", { status: 200 })
+      })
+      const started = Date.now()
+      const response = yield* runGet(app, 300)
+      expect(response.status).toBe(200)
+      expect(HashMap.get(yield* FiberRef.get(FiberRef.currentLogAnnotations), "set-by-work")).toEqual(Option.some("yes"))
+      const handlers = yield* FiberRef.get(HttpApp.currentPreResponseHandlers)
+      expect(Option.isSome(handlers) && (yield* handlers.value(get, response)).headers["x-set-by-work"]).toBe("yes")
+      expect(yield* Effect.exit(runGet(Effect.fail("refused" as const), 300))).toEqual(Exit.fail("refused"))
+      // the limit's timer went with the answer: nothing interrupts this fiber once the limit passes
+      yield* Effect.sleep("400 millis")
+      expect(Date.now() - started).toBeGreaterThanOrEqual(400)
+    }))
+
+  it.live("past the limit: the work is interrupted where it is, then the 503 REQUEST_TIMEOUT, which the request's fiber goes on to write", () =>
+    Effect.gen(function*() {
+      const interrupted = yield* Deferred.make<void>()
+      const app = Effect.never.pipe(
+        Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)),
+        Effect.as(HttpServerResponse.empty())
+      )
+      const started = Date.now()
+      // the request's fiber, as the platform runs it: uninterruptible, and it goes on after the
+      // middleware (the answer's writing, the scope's finalizers), async steps included
+      const answered = yield* Deferred.make<HttpServerResponse.HttpServerResponse>()
+      const fiber = yield* Effect.fork(Effect.uninterruptible(
+        Effect.flatMap(runGet(app, 100), (response) =>
+          Effect.sleep("10 millis").pipe(Effect.zipRight(Deferred.succeed(answered, response))))
+      ))
+      yield* Fiber.await(fiber)
+      const took = Date.now() - started
+      const response = yield* Deferred.await(answered).pipe(Effect.timeout("1 second"))
+      expect(response.status).toBe(503)
+      expect(response.headers["retry-after"]).toBe("5")
+      expect(took).toBeGreaterThanOrEqual(90)
+      expect(took).toBeLessThan(400)
+      expect(yield* Deferred.isDone(interrupted)).toBe(true)
+    }))
+
+  it.live("a read whose client went away: its work is interrupted, and the request ends interrupted, not with a 503", () =>
+    Effect.gen(function*() {
+      const started = yield* Deferred.make<void>()
+      const interrupted = yield* Deferred.make<void>()
+      const app = Deferred.succeed(started, undefined).pipe(
+        Effect.zipRight(Effect.never),
+        Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)),
+        Effect.as(HttpServerResponse.empty())
+      )
+      const fiber = yield* Effect.fork(runGet(app, 10_000))
+      yield* Deferred.await(started)
+      const exit = yield* Fiber.interrupt(fiber)
+      expect(Exit.isInterrupted(exit)).toBe(true)
+      expect(yield* Deferred.isDone(interrupted)).toBe(true)
     }))
 })
