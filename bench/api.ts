@@ -55,7 +55,9 @@
  * bank, about N / 5 s once every customer is asked for more often than that).
  *
  * Login, on its own: POST /api/v1/auth/login for --logins customers, --login-concurrency at a time;
- * logins/s, p50/p99, with the argon2 parameters of the service's PasswordHasher.
+ * logins/s, p50/p99, with the argon2 parameters of the service's PasswordHasher. Then what sign-ins
+ * do to everyone else (`during sign-in`): GET /customers/me of ours on 4 connections for 3 s alone,
+ * then 3 s while --login-concurrency customers sign in; p50/p99 of each (skipped with --logins 0).
  *
  * Exit 1 on any non-2xx answer, connection error or timeout, a failed body check, a statement audit
  * that differs, a failed login, or a login token refused; the goal (ours ≥ 0.6 × raw requests/s) is
@@ -660,6 +662,59 @@ const logins = async (ours: Server, customers: ReadonlyArray<BenchCustomer>) => 
   return { wallMs, latencies, failures, tokens, serverCpu: (cpuMs / wallMs) * 100 }
 }
 
+/**
+ * GET /customers/me of ours on PROBE_CONNECTIONS connections, one request at a time on each, until
+ * `stop()`: the latencies (ms, sorted) of the 200s, and how many answers were not 200.
+ */
+const PROBE_CONNECTIONS = 4
+const meProbe = async (ours: Server, tokens: ReadonlyArray<string>, stop: () => boolean) => {
+  const latencies: Array<number> = []
+  let bad = 0
+  let next = 0
+  await Promise.all(Array.from({ length: PROBE_CONNECTIONS }, async () => {
+    while (!stop()) {
+      const t0 = performance.now()
+      const response = await fetch(`${ours.baseUrl}${ME}`, { headers: { authorization: `Bearer ${tokens[next++ % tokens.length]}` } })
+      await response.arrayBuffer()
+      if (response.status === 200) latencies.push(performance.now() - t0)
+      else bad++
+    }
+  }))
+  return { latencies: latencies.sort((a, b) => a - b), bad }
+}
+
+/**
+ * What sign-ins do to everyone else's requests: the probe above for 3 s alone, then while
+ * LOGIN_CONCURRENCY customers sign in one after another (argon2 on libuv's pool) for 3 s. Token
+ * checks on that pool (jose's WebCrypto, before round 11) queued behind the hashes.
+ */
+const signInContention = async (ours: Server, customers: ReadonlyArray<BenchCustomer>, tokens: ReadonlyArray<string>) => {
+  const for3s = () => {
+    const end = performance.now() + 3_000
+    return () => performance.now() >= end
+  }
+  const alone = await meProbe(ours, tokens, for3s())
+  let signingIn = true
+  let signedIn = 0
+  let next = 0
+  const loginLoops = Promise.all(Array.from({ length: LOGIN_CONCURRENCY }, async () => {
+    while (signingIn) {
+      const c = customers[next++ % customers.length]!
+      const response = await fetch(`${ours.baseUrl}/api/v1/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: c.email, password: PASSWORD })
+      })
+      await response.arrayBuffer()
+      if (response.status === 200) signedIn++
+    }
+  }))
+  const during = await meProbe(ours, tokens, for3s())
+  signingIn = false
+  await loginLoops
+  return { alone, during, signedIn }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
@@ -788,6 +843,12 @@ const main = async (): Promise<number> => {
     }
   }
 
+  console.log(`sign-in contention: GET /customers/me alone, then while ${LOGIN_CONCURRENCY} customers sign in (6 s) …`)
+  const contention = LOGINS > 0 ? await signInContention(ours, customers, tokens) : undefined
+  if (contention !== undefined && contention.alone.bad + contention.during.bad > 0) {
+    problems.push(`sign-in contention: ${contention.alone.bad + contention.during.bad} answers of GET /customers/me were not 200`)
+  }
+
   const finalRaw = await rawStats(raw)
   if (finalRaw.bankFailures > 0) problems.push(`raw: ${finalRaw.bankFailures} failed bank calls`)
   await stopServer(ours)
@@ -837,6 +898,16 @@ const main = async (): Promise<number> => {
       `login           POST /api/v1/auth/login × ${LOGINS}, ${LOGIN_CONCURRENCY} at a time: ${fmt(LOGINS / (login.wallMs / 1000), 1)} logins/s, p50 ${
         fmt(percentile(login.latencies, 50))
       } / p99 ${fmt(percentile(login.latencies, 99))} ms; ours at ${fmt(login.serverCpu)}% of a core; failures ${JSON.stringify(login.failures)}`
+    )
+  }
+  if (contention !== undefined) {
+    const { alone, during, signedIn } = contention
+    lines.push(
+      `during sign-in  GET /customers/me, ${PROBE_CONNECTIONS} at a time: alone p50 ${fmt(percentile(alone.latencies, 50), 1)} / p99 ${
+        fmt(percentile(alone.latencies, 99), 1)
+      } ms (${alone.latencies.length} in 3 s); while ${LOGIN_CONCURRENCY} customers sign in p50 ${fmt(percentile(during.latencies, 50), 1)} / p99 ${
+        fmt(percentile(during.latencies, 99), 1)
+      } ms (${during.latencies.length} in 3 s, ${signedIn} sign-ins)`
     )
   }
   lines.push(
