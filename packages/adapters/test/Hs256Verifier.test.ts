@@ -1,10 +1,11 @@
 /**
  * The token check of every authenticated request (crypto/Hs256Verifier.ts), checked against jose's
- * `jwtVerify` with the options the service gave it: for each token below, ours accepts it exactly
- * when jose does, and gives the same subject. The one place where ours is stricter (no `exp`) is
- * asserted on its own.
+ * `jwtVerify` with the options the service gave it: for each token below, for a good token with any
+ * one character changed, and for random sets of claims, ours accepts it exactly when jose does, and
+ * gives the same subject. The one place where ours is stricter (no `exp`) is asserted on its own.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { FastCheck } from "effect"
 import { jwtVerify, SignJWT } from "jose"
 import { createHmac } from "node:crypto"
 import { hs256Verifier } from "../src/crypto/Hs256Verifier.js"
@@ -97,6 +98,57 @@ describe("Hs256Verifier", () => {
     }
     // the comparison covers both answers: six of these tokens are good
     expect(accepted).toBe(6)
+  })
+
+  it("a good token with one character changed anywhere: accepted or refused as jose does (property)", async () => {
+    const good = handMade(HS256, claims())
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ "
+    await FastCheck.assert(
+      FastCheck.asyncProperty(
+        FastCheck.nat({ max: good.length - 1 }),
+        FastCheck.constantFrom(...alphabet),
+        async (at, char) => {
+          const token = good.slice(0, at) + char + good.slice(at + 1)
+          expect({ token, subject: verify(token, NOW) }).toEqual({ token, subject: await joseSubject(token) })
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it("random claims: accepted or refused as jose does, at the same instant (property)", async () => {
+    // each claim is good at least half the time, so that both answers come up often
+    const claim = <A>(good: A, bad: ReadonlyArray<unknown>) =>
+      FastCheck.oneof({ arbitrary: FastCheck.constant(good), weight: 3 }, { arbitrary: FastCheck.constantFrom(undefined, ...bad), weight: 2 })
+    let accepted = 0
+    let refused = 0
+    await FastCheck.assert(
+      FastCheck.asyncProperty(
+        FastCheck.record({
+          sub: claim("account-1", [7, null]),
+          iss: claim(ISSUER, ["someone-else", [ISSUER]]),
+          aud: claim(AUDIENCE, ["staff", [AUDIENCE], ["staff", AUDIENCE], []]),
+          exp: claim(now + 900, [now - 1, now, now + 1, String(now + 900)]),
+          nbf: claim(now, [now - 1, now + 1, "now"]),
+          iat: claim(now - 60, [now + 60, "then"])
+        }),
+        async (drawn) => {
+          const payload = Object.fromEntries(Object.entries(drawn).filter(([, v]) => v !== undefined))
+          const token = handMade(HS256, payload)
+          const theirs = await joseSubject(token)
+          // the one documented difference: without exp, ours refuses what jose accepts
+          const expected = payload["exp"] === undefined ? undefined : theirs
+          const ours = verify(token, NOW)
+          expect({ payload, subject: ours }).toEqual({ payload, subject: expected })
+          if (ours === undefined) refused++
+          else accepted++
+        }
+      ),
+      { numRuns: 1000 }
+    )
+    // ~5% of the draws are good tokens (0.6^6): both answers were compared many times
+    expect(accepted).toBeGreaterThanOrEqual(10)
+    expect(refused).toBeGreaterThanOrEqual(10)
   })
 
   it("refuses a token without exp, which jose would accept (ours always carry one)", async () => {
