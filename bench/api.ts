@@ -32,10 +32,10 @@
  *   journal copied to its DATA_DIR), DATA_DIR and the outbox in a temporary directory; its log (one
  *   entry per request) goes to a file there;
  * - raw: bench/rawApi.ts (see there): the same statements one by one on a `pg` Pool of the same
- *   size, the same token check (the service's crypto/Hs256Verifier.ts), the same balance cache (the
+ *   size, the same token check (the service's crypto/Hs256Jwt.ts), the same balance cache (the
  *   domain's 5 s TTL) in front of its own in-process sandbox bank (another copy of the journal), the
  *   same envelope and headers.
- * Access tokens are issued by this process with the service's own adapter (JoseAccessTokens, same
+ * Access tokens are issued by this process with the service's own adapter (Hs256AccessTokens, same
  * secret), once both are up; tokens from the service's login are checked on both at the end.
  *
  * Before timing: every customer's GET /customers/me on each side (fills both balance caches), and
@@ -66,7 +66,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { AppConfig, adaptersLayer, loadAppConfig } from "@app/adapters"
 import { Argon2Options } from "@app/adapters/crypto/Argon2PasswordHasher"
-import { AccessTokensLive } from "@app/adapters/crypto/JoseAccessTokens"
+import { AccessTokensLive } from "@app/adapters/crypto/Hs256AccessTokens"
 import { AccessTokens, AccountRepo, Banking, Ids, type Kobo, PasswordHasher, TransactionRepo } from "@app/domain"
 import { JOURNAL_FILE, sandboxBankLayer, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import autocannon from "autocannon"
@@ -314,7 +314,7 @@ const setup = Effect.gen(function*() {
   return customers
 })
 
-/** Access tokens from the service's own adapter (JoseAccessTokens), with this environment's secret. */
+/** Access tokens from the service's own adapter (Hs256AccessTokens), with this environment's secret. */
 const issueTokens = (customers: ReadonlyArray<BenchCustomer>) =>
   Effect.runPromise(
     Effect.flatMap(AccessTokens, (tokens) => Effect.forEach(customers, (c) => tokens.issue({ accountId: c.accountId }))).pipe(

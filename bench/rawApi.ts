@@ -12,7 +12,7 @@
  * plans/PlanRepoSql.ts `findForCustomer`, transactions/TransactionRepoSql.ts `listForCustomer`,
  * admin/CustomerDirectorySql.ts `BalanceMemoSql`):
  *
- * - the bearer token verified by the service's own check (adapters' crypto/Hs256Verifier.ts, a
+ * - the bearer token verified by the service's own check (adapters' crypto/Hs256Jwt.ts, a
  *   function of node:crypto: HS256, the same ACCESS_TOKEN_SECRET, issuer `kobo-plans`, audience
  *   `customer`, no clock tolerance; until round 11 both sides used jose's `jwtVerify`), then the
  *   account read (Auth.authenticate: 401 unknown or deleted, 403 suspended);
@@ -41,7 +41,7 @@
  */
 import { sandboxBankLayer, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import { Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
-import { hs256Verifier } from "../packages/adapters/src/crypto/Hs256Verifier.js"
+import { hs256Verifier } from "../packages/adapters/src/crypto/Hs256Jwt.js"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { createRequire } from "node:module"

@@ -2,8 +2,8 @@
  * Staff tokens: HS256 JWTs, 8 hours, audience "staff", signed with a key derived from
  * ACCESS_TOKEN_SECRET for this purpose alone. A customer token (audience "customer", the secret
  * itself as key) fails both the audience and the signature check here, and a staff token fails
- * them in JoseAccessTokens: neither is accepted where the other is expected. Checked with
- * node:crypto, as access tokens are (Hs256Verifier.ts).
+ * them in Hs256AccessTokens: neither is accepted where the other is expected. Checked with
+ * node:crypto, as access tokens are (Hs256Jwt.ts).
  */
 import { StaffAccess, StaffTokens } from "@app/domain"
 import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
@@ -11,8 +11,8 @@ import { SignJWT } from "jose"
 import { createHmac } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
 import { importHs256Key } from "./HmacKey.js"
-import { hs256Verifier } from "./Hs256Verifier.js"
-import { ISSUER } from "./JoseAccessTokens.js"
+import { hs256Verifier } from "./Hs256Jwt.js"
+import { ISSUER } from "./Hs256AccessTokens.js"
 
 export const STAFF_AUDIENCE = "staff"
 

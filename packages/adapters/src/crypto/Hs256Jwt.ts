@@ -1,6 +1,6 @@
 /**
  * Verification of our own HS256 JWTs (access and staff tokens) with node:crypto, synchronously.
- * Tokens are still signed with jose (JoseAccessTokens.ts, JoseStaffTokens.ts); only the check that
+ * Tokens are still signed with jose (Hs256AccessTokens.ts, Hs256StaffTokens.ts); only the check that
  * every authenticated request makes is done here.
  *
  * Why not jose's `jwtVerify`: jose 6 works on WebCrypto, and Node runs WebCrypto's HMAC as a job on

@@ -1,6 +1,6 @@
 /**
  * Access tokens: HS256 JWTs signed with jose, 15 minutes, issuer and audience pinned, checked with
- * node:crypto (Hs256Verifier.ts: not on libuv's thread pool, where argon2 runs). Issue and verify
+ * node:crypto (Hs256Jwt.ts: not on libuv's thread pool, where argon2 runs). Issue and verify
  * read time from Effect's Clock, so tests move time with the TestClock.
  */
 import { AccessTokens, Auth } from "@app/domain"
@@ -8,7 +8,7 @@ import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SignJWT } from "jose"
 import { AppConfig } from "../AppConfig.js"
 import { importHs256Key } from "./HmacKey.js"
-import { hs256Verifier } from "./Hs256Verifier.js"
+import { hs256Verifier } from "./Hs256Jwt.js"
 
 export const ISSUER = "kobo-plans"
 export const CUSTOMER_AUDIENCE = "customer"

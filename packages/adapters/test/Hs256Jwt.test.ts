@@ -1,5 +1,5 @@
 /**
- * The token check of every authenticated request (crypto/Hs256Verifier.ts), checked against jose's
+ * The token check of every authenticated request (crypto/Hs256Jwt.ts), checked against jose's
  * `jwtVerify` with the options the service gave it: for each token below, for a good token with any
  * one character changed, and for random sets of claims, ours accepts it exactly when jose does, and
  * gives the same subject. The one place where ours is stricter (no `exp`) is asserted on its own.
@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
 import { jwtVerify, SignJWT } from "jose"
 import { createHmac } from "node:crypto"
-import { hs256Verifier } from "../src/crypto/Hs256Verifier.js"
+import { hs256Verifier } from "../src/crypto/Hs256Jwt.js"
 
 const secret = new TextEncoder().encode("a-test-secret-that-is-long-enough-0123456789")
 const otherSecret = new TextEncoder().encode("another-secret-that-is-long-enough-987654321")
@@ -87,7 +87,7 @@ const cases = async (): Promise<ReadonlyArray<readonly [string, string]>> => {
   ]
 }
 
-describe("Hs256Verifier", () => {
+describe("Hs256Jwt", () => {
   it("accepts and refuses each token as jose does, with the same subject", async () => {
     const all = await cases()
     let accepted = 0
