@@ -1,13 +1,17 @@
 /**
- * Verification of our own HS256 JWTs (access and staff tokens) with node:crypto, synchronously.
- * Tokens are still signed with jose (Hs256AccessTokens.ts, Hs256StaffTokens.ts); only the check that
- * every authenticated request makes is done here.
+ * Our own HS256 JWTs (access and staff tokens: Hs256AccessTokens.ts, Hs256StaffTokens.ts), signed
+ * and checked with node:crypto, synchronously.
  *
- * Why not jose's `jwtVerify`: jose 6 works on WebCrypto, and Node runs WebCrypto's HMAC as a job on
- * libuv's thread pool, the pool argon2 hashes passwords on. While eight customers signed in,
- * every authenticated request queued its token check behind ~100 ms argon2 jobs: GET
- * /customers/me went from 3 ms to 74 ms at the median (README, Benchmarks, round 11). It also cost
- * ~88 µs of CPU per check against ~9 µs here.
+ * Why not jose's `SignJWT` and `jwtVerify`: jose 6 works on WebCrypto, and Node runs WebCrypto's
+ * HMAC as a job on libuv's thread pool, the pool argon2 hashes passwords on. While eight customers
+ * signed in, every authenticated request queued its token check behind ~100 ms argon2 jobs (GET
+ * /customers/me at 4 connections: p50 61 to 64 ms against 26 to 35 ms with this check; README,
+ * Benchmarks, round 11), and a token refresh its signature. A check also cost ~88 µs of CPU
+ * against ~9 µs here. jose stays for the identity providers' tokens (JoseIdentityProvider.ts).
+ *
+ * Signing: the header `{"alg":"HS256","typ":"JWT"}` and the claims as given, each JSON in
+ * base64url, and the HMAC-SHA256 of the two under the key: the token jose's SignJWT makes for the
+ * same claims set in the same order (Hs256Jwt.test.ts compares them byte for byte).
  *
  * The checks are jose's for the options we gave it (`algorithms: ["HS256"]`, issuer, audience,
  * `clockTolerance: 0`), each refused token refused for the same reason:
@@ -29,6 +33,14 @@ export interface Hs256Claims {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/
+
+const HEADER = Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })).toString("base64url")
+
+/** A signer of tokens with `key`: the compact JWT of `claims` (serialized in their order). */
+export const hs256Signer = (key: Uint8Array) => (claims: Readonly<Record<string, string | number>>): string => {
+  const input = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`
+  return `${input}.${createHmac("sha256", key).update(input).digest("base64url")}`
+}
 
 const jsonObject = (segment: string): Record<string, unknown> | undefined => {
   try {
