@@ -20,27 +20,32 @@ const runAs = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.uninterruptible(requestTimeout(timeoutMs)(app)).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request))
 const run = runAs(post)
 const runGet = runAs(get)
-const request = post
+
+/** Work that sets what the request reads after it (a pre-response handler, a log annotation), then answers. */
+const workSettingRefs = (status: number) =>
+  Effect.gen(function*() {
+    yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "x-set-by-work", "yes")))
+    yield* FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("set-by-work", "yes"))
+    yield* Effect.sleep("20 millis")
+    return HttpServerResponse.text("done", { status })
+  })
+
+/** What `workSettingRefs` set, as the request's fiber sees it once answered. */
+const expectRefsOfWork = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
+  Effect.gen(function*() {
+    const handlers = yield* FiberRef.get(HttpApp.currentPreResponseHandlers)
+    expect(Option.isSome(handlers)).toBe(true)
+    if (Option.isSome(handlers)) expect((yield* handlers.value(request, response)).headers["x-set-by-work"]).toBe("yes")
+    // and the log annotations it set, for the request's log line
+    expect(HashMap.get(yield* FiberRef.get(FiberRef.currentLogAnnotations), "set-by-work")).toEqual(Option.some("yes"))
+  })
 
 describe("requestTimeout, a request that may move money (its work in a fiber of its own)", () => {
   it.live("an answer in time is the work's own, with the fiber refs the work set", () =>
     Effect.gen(function*() {
-      const app = Effect.gen(function*() {
-        yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "x-set-by-work", "yes")))
-        yield* FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("set-by-work", "yes"))
-        yield* Effect.sleep("20 millis")
-        return HttpServerResponse.text("done", { status: 201 })
-      })
-      const response = yield* run(app, 1_000)
+      const response = yield* run(workSettingRefs(201), 1_000)
       expect(response.status).toBe(201)
-      const handlers = yield* FiberRef.get(HttpApp.currentPreResponseHandlers)
-      expect(Option.isSome(handlers)).toBe(true)
-      if (Option.isSome(handlers)) {
-        const handled = yield* handlers.value(request, response)
-        expect(handled.headers["x-set-by-work"]).toBe("yes")
-      }
-      // and the log annotations it set, for the request's log line
-      expect(HashMap.get(yield* FiberRef.get(FiberRef.currentLogAnnotations), "set-by-work")).toEqual(Option.some("yes"))
+      yield* expectRefsOfWork(post, response)
       // a failure of the work is the request's failure, unchanged
       const failed = yield* Effect.exit(run(Effect.fail("refused" as const), 1_000))
       expect(failed).toEqual(Exit.fail("refused"))
@@ -85,31 +90,24 @@ describe("requestTimeout, a request that may move money (its work in a fiber of 
 })
 
 describe("requestTimeout, a read (its work on the request's fiber)", () => {
-  it.live("an answer in time is the work's own, with the fiber refs the work set; a failure is unchanged", () =>
+  it.live("an answer in time is the work's own, with the fiber refs the work set; a failure is unchanged; the limit's timer goes with the answer", () =>
     Effect.gen(function*() {
-      const app = Effect.gen(function*() {
-        yield* HttpApp.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeader(res, "x-set-by-work", "yes")))
-        yield* FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("set-by-work", "yes"))
-        yield* Effect.sleep("20 millis")
-        return HttpServerResponse.text("done", { status: 200 })
-      })
-      const started = Date.now()
-      const response = yield* runGet(app, 300)
+      const response = yield* runGet(workSettingRefs(200), 300)
       expect(response.status).toBe(200)
-      expect(HashMap.get(yield* FiberRef.get(FiberRef.currentLogAnnotations), "set-by-work")).toEqual(Option.some("yes"))
-      const handlers = yield* FiberRef.get(HttpApp.currentPreResponseHandlers)
-      expect(Option.isSome(handlers) && (yield* handlers.value(get, response)).headers["x-set-by-work"]).toBe("yes")
+      yield* expectRefsOfWork(get, response)
       expect(yield* Effect.exit(runGet(Effect.fail("refused" as const), 300))).toEqual(Exit.fail("refused"))
-      // the limit's timer went with the answer: nothing interrupts this fiber once the limit passes
-      yield* Effect.sleep("400 millis")
-      expect(Date.now() - started).toBeGreaterThanOrEqual(400)
+      // the request's fiber lives on past the limit (the platform writes the answer, closes the
+      // scope): a timer left behind would interrupt it there
+      const afterwards = yield* Effect.fork(Effect.flatMap(runGet(workSettingRefs(200), 100), () => Effect.as(Effect.sleep("300 millis"), "still running")))
+      expect(yield* Fiber.await(afterwards)).toEqual(Exit.succeed("still running"))
     }))
 
   it.live("past the limit: the work is interrupted where it is, then the 503 REQUEST_TIMEOUT, which the request's fiber goes on to write", () =>
     Effect.gen(function*() {
       const interrupted = yield* Deferred.make<void>()
       const app = Effect.never.pipe(
-        Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)),
+        // the interruption's own finalizer: on the request's fiber, the 503 comes after it
+        Effect.onInterrupt(() => Effect.sleep("150 millis").pipe(Effect.zipRight(Deferred.succeed(interrupted, undefined)))),
         Effect.as(HttpServerResponse.empty())
       )
       const started = Date.now()
@@ -125,8 +123,8 @@ describe("requestTimeout, a read (its work on the request's fiber)", () => {
       const response = yield* Deferred.await(answered).pipe(Effect.timeout("1 second"))
       expect(response.status).toBe(503)
       expect(response.headers["retry-after"]).toBe("5")
-      expect(took).toBeGreaterThanOrEqual(90)
-      expect(took).toBeLessThan(400)
+      expect(took).toBeGreaterThanOrEqual(240)
+      expect(took).toBeLessThan(700)
       expect(yield* Deferred.isDone(interrupted)).toBe(true)
     }))
 
