@@ -631,6 +631,14 @@ const measure = async (
 // Login
 // ---------------------------------------------------------------------------------------------
 
+/** POST /api/v1/auth/login of a bench customer, with the setup's password. */
+const signIn = (ours: Server, c: BenchCustomer) =>
+  fetch(`${ours.baseUrl}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: c.email, password: PASSWORD })
+  })
+
 const logins = async (ours: Server, customers: ReadonlyArray<BenchCustomer>) => {
   const latencies: Array<number> = []
   const failures: Record<string, number> = {}
@@ -644,11 +652,7 @@ const logins = async (ours: Server, customers: ReadonlyArray<BenchCustomer>) => 
       const index = next++
       const c = customers[index]!
       const t0 = performance.now()
-      const response = await fetch(`${ours.baseUrl}/api/v1/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: c.email, password: PASSWORD })
-      })
+      const response = await signIn(ours, c)
       const body = (await response.json().catch(() => ({}))) as { result?: { accessToken?: string } }
       latencies.push(performance.now() - t0)
       const token = body.result?.accessToken
@@ -700,11 +704,7 @@ const signInContention = async (ours: Server, customers: ReadonlyArray<BenchCust
   const loginLoops = Promise.all(Array.from({ length: LOGIN_CONCURRENCY }, async () => {
     while (signingIn) {
       const c = customers[next++ % customers.length]!
-      const response = await fetch(`${ours.baseUrl}/api/v1/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: c.email, password: PASSWORD })
-      })
+      const response = await signIn(ours, c)
       await response.arrayBuffer()
       if (response.status === 200) signedIn++
     }

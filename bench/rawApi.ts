@@ -41,7 +41,7 @@
  */
 import { sandboxBankLayer, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import { Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
-import { hs256Verifier } from "../packages/adapters/src/crypto/Hs256Jwt.js"
+import { hs256Verifier } from "@app/adapters/crypto/Hs256Jwt"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { createRequire } from "node:module"
