@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
 import { jwtVerify, SignJWT } from "jose"
 import { createHmac } from "node:crypto"
-import { hs256Signer, hs256Verifier } from "../src/crypto/Hs256Jwt.js"
+import { hs256Signer, hs256Tokens, hs256Verifier } from "../src/crypto/Hs256Jwt.js"
 
 const secret = new TextEncoder().encode("a-test-secret-that-is-long-enough-0123456789")
 const otherSecret = new TextEncoder().encode("another-secret-that-is-long-enough-987654321")
@@ -184,6 +184,16 @@ describe("Hs256Jwt", () => {
     const token = handMade(HS256, claims({ exp: now + 10 }))
     expect(verify(token, NOW + 9_999)).toBe("account-1")
     expect(verify(token, NOW + 10_000)).toBeUndefined()
+  })
+
+  it("a kind of token: issued with its issuer, audience and lifetime, good until its expiry, then not; jose agrees", async () => {
+    const tokens = hs256Tokens(secret, { issuer: ISSUER, audience: AUDIENCE, ttlSeconds: 900 })
+    const { expiresAt, token } = tokens.issue("account-1", NOW + 400)
+    expect(expiresAt.getTime()).toBe(NOW + 900_000)
+    expect(tokens.subjectOf(token, NOW + 899_999)).toBe("account-1")
+    expect(tokens.subjectOf(token, NOW + 900_000)).toBeUndefined()
+    expect(await joseSubject(token)).toBe("account-1")
+    expect(hs256Tokens(secret, { issuer: ISSUER, audience: "staff", ttlSeconds: 900 }).subjectOf(token, NOW)).toBeUndefined()
   })
 
   it("a verifier for another audience or key refuses these tokens", () => {

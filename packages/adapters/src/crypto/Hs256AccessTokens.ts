@@ -6,28 +6,23 @@
 import { AccessTokens, Auth } from "@app/domain"
 import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { hs256Signer, hs256Verifier } from "./Hs256Jwt.js"
+import { hs256Tokens } from "./Hs256Jwt.js"
 
 export const ISSUER = "kobo-plans"
 export const CUSTOMER_AUDIENCE = "customer"
 
 export const AccessTokensLive = Layer.effect(
   AccessTokens,
-  Effect.gen(function*() {
-    const config = yield* AppConfig
-    const secret = new TextEncoder().encode(Redacted.value(config.accessTokenSecret))
-    const sign = hs256Signer(secret)
-    const subjectOf = hs256Verifier(secret, { issuer: ISSUER, audience: CUSTOMER_AUDIENCE })
-    const ttlSeconds = Duration.toSeconds(Auth.TokenPolicy.accessTokenTtl)
+  Effect.map(AppConfig, (config) => {
+    const tokens = hs256Tokens(new TextEncoder().encode(Redacted.value(config.accessTokenSecret)), {
+      issuer: ISSUER,
+      audience: CUSTOMER_AUDIENCE,
+      ttlSeconds: Duration.toSeconds(Auth.TokenPolicy.accessTokenTtl)
+    })
     return AccessTokens.of({
-      issue: ({ accountId }) =>
-        Effect.map(Clock.currentTimeMillis, (now) => {
-          const iat = Math.floor(now / 1000)
-          return sign({ sub: accountId, iss: ISSUER, aud: CUSTOMER_AUDIENCE, iat, exp: iat + ttlSeconds })
-        }),
+      issue: ({ accountId }) => Effect.map(Clock.currentTimeMillis, (now) => tokens.issue(accountId, now).token),
       verify: (token) =>
-        Effect.map(Clock.currentTimeMillis, (now) =>
-          Option.map(Option.fromNullable(subjectOf(token, now)), (accountId) => ({ accountId })))
+        Effect.map(Clock.currentTimeMillis, (now) => Option.map(Option.fromNullable(tokens.subjectOf(token, now)), (accountId) => ({ accountId })))
     })
   })
 )

@@ -27,7 +27,8 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 
-export interface Hs256Claims {
+/** What a kind of token (access, staff) pins: who issues it and for whom. */
+export interface Hs256Kind {
   readonly issuer: string
   readonly audience: string
 }
@@ -55,7 +56,7 @@ const jsonObject = (segment: string): Record<string, unknown> | undefined => {
  * A verifier for tokens signed with `key`: the token's subject when every check passes at
  * `nowMillis`, else undefined (which check failed is not told: each is a 401).
  */
-export const hs256Verifier = (key: Uint8Array, claims: Hs256Claims) => (token: string, nowMillis: number): string | undefined => {
+export const hs256Verifier = (key: Uint8Array, claims: Hs256Kind) => (token: string, nowMillis: number): string | undefined => {
   const parts = token.split(".")
   if (parts.length !== 3) return undefined
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string]
@@ -75,4 +76,20 @@ export const hs256Verifier = (key: Uint8Array, claims: Hs256Claims) => (token: s
   if (nbf !== undefined && (typeof nbf !== "number" || nbf > now)) return undefined
   if (iat !== undefined && typeof iat !== "number") return undefined
   return typeof sub === "string" ? sub : undefined
+}
+
+/**
+ * One kind of token under one key, as an adapter issues and checks it: the same issuer and
+ * audience in both, `iat` and `exp` in whole seconds of `nowMillis`.
+ */
+export const hs256Tokens = (key: Uint8Array, kind: Hs256Kind & { readonly ttlSeconds: number }) => {
+  const sign = hs256Signer(key)
+  return {
+    issue: (subject: string, nowMillis: number) => {
+      const iat = Math.floor(nowMillis / 1000)
+      const exp = iat + kind.ttlSeconds
+      return { token: sign({ sub: subject, iss: kind.issuer, aud: kind.audience, iat, exp }), expiresAt: new Date(exp * 1000) }
+    },
+    subjectOf: hs256Verifier(key, kind)
+  }
 }

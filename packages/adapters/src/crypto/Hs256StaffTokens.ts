@@ -9,31 +9,20 @@ import { StaffAccess, StaffTokens } from "@app/domain"
 import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { createHmac } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
-import { hs256Signer, hs256Verifier } from "./Hs256Jwt.js"
+import { hs256Tokens } from "./Hs256Jwt.js"
 import { ISSUER } from "./Hs256AccessTokens.js"
 
 export const STAFF_AUDIENCE = "staff"
 
 export const StaffTokensLive = Layer.effect(
   StaffTokens,
-  Effect.gen(function*() {
-    const config = yield* AppConfig
-    const secret = createHmac("sha256", Redacted.value(config.accessTokenSecret)).update("staff-token-key").digest()
-    const sign = hs256Signer(secret)
-    const subjectOf = hs256Verifier(secret, { issuer: ISSUER, audience: STAFF_AUDIENCE })
-    const ttlSeconds = Duration.toSeconds(StaffAccess.StaffPolicy.tokenTtl)
+  Effect.map(AppConfig, (config) => {
+    const key = createHmac("sha256", Redacted.value(config.accessTokenSecret)).update("staff-token-key").digest()
+    const tokens = hs256Tokens(key, { issuer: ISSUER, audience: STAFF_AUDIENCE, ttlSeconds: Duration.toSeconds(StaffAccess.StaffPolicy.tokenTtl) })
     return StaffTokens.of({
-      issue: (staffId) =>
-        Effect.map(Clock.currentTimeMillis, (now) => {
-          const iat = Math.floor(now / 1000)
-          return {
-            token: sign({ sub: staffId, iss: ISSUER, aud: STAFF_AUDIENCE, iat, exp: iat + ttlSeconds }),
-            expiresAt: new Date((iat + ttlSeconds) * 1000)
-          }
-        }),
+      issue: (staffId) => Effect.map(Clock.currentTimeMillis, (now) => tokens.issue(staffId, now)),
       verify: (token) =>
-        Effect.map(Clock.currentTimeMillis, (now) =>
-          Option.map(Option.fromNullable(subjectOf(token, now)), (staffId) => ({ staffId })))
+        Effect.map(Clock.currentTimeMillis, (now) => Option.map(Option.fromNullable(tokens.subjectOf(token, now)), (staffId) => ({ staffId })))
     })
   })
 )
