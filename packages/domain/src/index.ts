@@ -1,6 +1,6 @@
 /**
  * The domain: one folder per feature (model, errors, ports, one file per use case or rule group),
- * `shared/` for money, phone, email, paging and the unit of work. Other packages import from here.
+ * `shared/` for money, phone, email, paging, spans and the unit of work. Other packages import from here.
  */
 export { Account, type AccountWithCustomer, Customer, CustomerStatus, Gender, KycStatus } from "./account/Model.js"
 export { AccountNotActive, AccountNotFound, AccountSuspended } from "./account/Errors.js"
@@ -53,6 +53,7 @@ export * as PinLockout from "./auth/PinLockout.js"
 export * as Banking from "./banking/index.js"
 export * as Beneficiaries from "./beneficiaries/Beneficiaries.js"
 export * as Fees from "./transfers/Fees.js"
+export * as Spans from "./shared/Spans.js"
 export * as Transfers from "./transfers/index.js"
 export * as TransferSaga from "./transfers/Saga.js"
 export * as Settings from "./settings/Settings.js"
