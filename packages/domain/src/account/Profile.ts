@@ -9,6 +9,7 @@ import type { Account, AccountWithCustomer } from "./Model.js"
 import { AccountRepo } from "./Ports.js"
 import { requireAccount } from "./Accounts.js"
 import { now } from "../shared/UseCase.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface UserProfile {
   readonly id: string
@@ -47,4 +48,4 @@ export const updateUserProfile = (
       yield* (yield* AccountRepo).setProfile(accountId, { displayName: patch.name, whatsappNumber: patch.whatsappNumber }, yield* now)
     }
     return yield* getUserProfile(accountId)
-  }).pipe(Effect.withSpan("Accounts.updateUserProfile"))
+  }).pipe(withSpan("Accounts.updateUserProfile"))

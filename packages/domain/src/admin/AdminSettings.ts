@@ -9,6 +9,7 @@ import { atomically, now } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** No setting has this key (404). */
 export class SettingNotFound extends Data.TaggedError("SettingNotFound")<{ readonly key: string }> {}
@@ -85,4 +86,4 @@ export const update = (actor: StaffMember, key: string, value: unknown) =>
       })
     )
     return { ...before, value: after } satisfies SettingView
-  }).pipe(Effect.withSpan("AdminSettings.update", { attributes: { key } }))
+  }).pipe(withSpan("AdminSettings.update", { attributes: { key } }))

@@ -48,6 +48,7 @@
 import { Context, Effect, Schema } from "effect"
 import { Ids } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const AlertKind = Schema.Literal(
   "reversal_refused",
@@ -154,7 +155,7 @@ export const raiseAlert = (input: RaiseAlert): Effect.Effect<StaffAlert, never, 
         acknowledgedBy: null
       })
     )
-  }).pipe(Effect.withSpan("Alerts.raiseAlert", { attributes: { kind: input.kind } }))
+  }).pipe(withSpan("Alerts.raiseAlert", { attributes: { kind: input.kind } }))
 
 /** Open alerts, most recently raised first. */
 export const listOpen = Effect.flatMap(AlertRepo, (repo) => repo.listOpen())

@@ -17,6 +17,7 @@ import * as Freezes from "./Freezes.js"
 import { can, type Permission } from "./Permissions.js"
 import { PermissionDenied } from "./StaffErrors.js"
 import type { StaffMember } from "./StaffModel.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const ApprovalAction = Schema.Union(
   Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
@@ -155,7 +156,7 @@ export const approve = (actor: StaffMember, id: string) =>
       after: { approvalId: id, action: approval.action._tag, requestedBy: approval.requestedBy }
     })
     return { approval: new Approval({ ...approval, status: "approved", decidedBy: actor.id, decidedAt: at }), result }
-  }).pipe(Effect.withSpan("Approvals.approve"))
+  }).pipe(withSpan("Approvals.approve"))
 
 /** POST /admin/approvals/{id}/reject. */
 export const reject = (actor: StaffMember, id: string, note: string | null) =>

@@ -37,6 +37,7 @@ import * as Audit from "./Audit.js"
 import { AdminCustomerNotFound } from "./Customers.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const FreezeState = Schema.Literal("pending_provider", "frozen", "no_core_account", "provider_failed", "provider_unknown")
 export type FreezeState = typeof FreezeState.Type
@@ -257,7 +258,7 @@ export const freeze = (actor: StaffMember, customerId: string, reason: string) =
       return { accountNumber, opened: record }
     }))
     return outcome("suspended", yield* settleProvider(opened, accountNumber))
-  }).pipe(Effect.withSpan("Freezes.freeze"))
+  }).pipe(withSpan("Freezes.freeze"))
 
 /** The `finish-freezes` job: the provider step of freezes that waited for a movement. */
 export const finishPendingFreezes = (limit = 50) =>
@@ -273,7 +274,7 @@ export const finishPendingFreezes = (limit = 50) =>
       if (saved.state === "frozen") frozen++
     }
     return { claimed: claimed.length, frozen }
-  }).pipe(Effect.withSpan("Freezes.finishPendingFreezes"))
+  }).pipe(withSpan("Freezes.finishPendingFreezes"))
 
 /** The checks an unfreeze makes before anything changes (also run when four-eyes files a request). */
 export const checkUnfreeze = (actor: StaffMember, customerId: string) =>
@@ -343,4 +344,4 @@ export const unfreeze = (actor: StaffMember, customerId: string) =>
       providerFreeze: unknownAtBank ? "provider_unknown" : "lifted",
       freezeId: Option.getOrNull(Option.map(open, (f) => f.id))
     } satisfies FreezeOutcome
-  }).pipe(Effect.withSpan("Freezes.unfreeze"))
+  }).pipe(withSpan("Freezes.unfreeze"))

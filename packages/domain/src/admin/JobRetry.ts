@@ -27,6 +27,7 @@ import * as Audit from "./Audit.js"
 import { AdminTransactionNotFound } from "./Ledger.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** The payout cannot be retried; the message says why. */
 export class JobRetryRefused extends Data.TaggedError("JobRetryRefused")<{ readonly message: string }> {}
@@ -106,5 +107,5 @@ export const retryFailedPayout = (actor: StaffMember, transactionId: string) =>
   }).pipe(
     // the plan changed under its lock-free read (a payout run or the customer's edit got there first)
     Effect.catchTag("PlanConflict", () => refuse("the plan changed meanwhile; look at it again and retry")),
-    Effect.withSpan("StaffAccess.retryFailedPayout", { attributes: { transactionId } })
+    withSpan("StaffAccess.retryFailedPayout", { attributes: { transactionId } })
   )

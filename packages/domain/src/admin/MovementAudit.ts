@@ -11,6 +11,7 @@
 import { Context, Effect } from "effect"
 import { atomically } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface MovementChange {
   readonly id: string
@@ -57,4 +58,4 @@ export const foldMovementChanges = Effect.gen(function*() {
     if (n < BATCH) break
   }
   return total
-}).pipe(Effect.withSpan("MovementAudit.foldMovementChanges"))
+}).pipe(withSpan("MovementAudit.foldMovementChanges"))

@@ -14,6 +14,7 @@ import { now } from "../shared/UseCase.js"
 import type { TransactionPurpose, TransactionStatus } from "../transactions/Model.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const OverviewPolicy = { minDays: 7, maxDays: 365, defaultDays: 30 } as const
 
@@ -220,4 +221,4 @@ export const overview = (actor: StaffMember, days: number) =>
       activePlans,
       ...assembleSeries(window.dates, signUps, movements)
     } satisfies Overview
-  }).pipe(Effect.withSpan("Overview.overview"))
+  }).pipe(withSpan("Overview.overview"))

@@ -34,6 +34,7 @@ import {
 } from "./StaffErrors.js"
 import { type LinkPurpose, StaffLink, StaffMember, type StaffRole } from "./StaffModel.js"
 import { SignInFailures, StaffLinkRepo, StaffRepo, StaffTokens } from "./StaffPorts.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const StaffPolicy = {
   passwordMinLength: 12,
@@ -127,7 +128,7 @@ export const signIn = (input: { readonly email: string; readonly password: Redac
     yield* failures.clear(keys.emailAndClient)
     yield* staffAction(usable.value, "staff.sign_in", usable.value.id)
     return yield* tokenFor(usable.value)
-  }).pipe(Effect.withSpan("StaffAccess.signIn"))
+  }).pipe(withSpan("StaffAccess.signIn"))
 
 /** The member behind a staff token, while they are active; else StaffUnauthenticated. */
 export const authenticate = (token: string) =>
@@ -279,7 +280,7 @@ export const invite = (actor: StaffMember, input: InviteInput) =>
     )
     yield* sendLink(member, "invite")
     return publicStaff(member)
-  }).pipe(Effect.withSpan("StaffAccess.invite"))
+  }).pipe(withSpan("StaffAccess.invite"))
 
 export interface SendLinkInput {
   readonly firstName?: string
@@ -315,7 +316,7 @@ export const sendLinkTo = (actor: StaffMember, staffId: string, input: SendLinkI
     yield* sendLink(member, purpose)
     yield* staffAction(actor, "staff.send_link", member.id, { purpose })
     return { purpose, staff: publicStaff(member) }
-  }).pipe(Effect.withSpan("StaffAccess.sendLinkTo"))
+  }).pipe(withSpan("StaffAccess.sendLinkTo"))
 
 /** Housekeeping: forget failed sign-ins older than the throttle window. */
 export const purgeSignInFailures = Effect.flatMap(now, (at) => Effect.flatMap(SignInFailures, (f) => f.purgeBefore(windowStart(at))))

@@ -13,6 +13,7 @@ import { requirePermission } from "./Permissions.js"
 import { type InviteInput, publicStaff, StaffPolicy } from "./StaffAccess.js"
 import { StaffMember } from "./StaffModel.js"
 import { StaffRepo } from "./StaffPorts.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** The longest staff password accepted (as on the admin API). */
 export const STAFF_PASSWORD_MAX_LENGTH = 128
@@ -69,4 +70,4 @@ export const createWithPassword = (actor: StaffMember, input: CreateInput) =>
       )
     )
     return publicStaff(member)
-  }).pipe(Effect.withSpan("StaffAccess.createWithPassword"))
+  }).pipe(withSpan("StaffAccess.createWithPassword"))

@@ -6,6 +6,7 @@
  */
 import { Clock, Duration, Effect } from "effect"
 import { OtpRepo, RefreshTokenRepo } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const RetentionPolicy = {
   otpRetention: Duration.days(1),
@@ -19,4 +20,4 @@ export const purgeExpiredSecrets = Effect.gen(function*() {
     new Date(now - Duration.toMillis(RetentionPolicy.refreshTokenRetentionAfterExpiry))
   )
   return { otps, refreshTokens: tokens }
-}).pipe(Effect.withSpan("Housekeeping.purgeExpiredSecrets"))
+}).pipe(withSpan("Housekeeping.purgeExpiredSecrets"))

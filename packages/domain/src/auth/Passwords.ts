@@ -12,6 +12,7 @@ import { InvalidCredentials, NoPasswordSet, OtpGateRejected, PasswordAlreadySet,
 import { consumeOtp, guessOtp, issueOtp } from "./Otp.js"
 import { passOtpGate } from "./OtpGate.js"
 import { OtpRepo, RefreshTokenRepo } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 const replacePassword = (accountId: string, newPassword: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
@@ -56,7 +57,7 @@ export const resetPassword = (input: { email: string; code: string; password: Re
     // Checked only after the code is proven, so this cannot be used to test password guesses.
     if (yield* isCurrentPassword(found.value.account, input.password)) return yield* new PasswordReused()
     yield* atomically(replacePassword(accountId, input.password))
-  }).pipe(Effect.withSpan("Auth.resetPassword"))
+  }).pipe(withSpan("Auth.resetPassword"))
 
 export const changePassword = (input: {
   accountId: string
@@ -73,7 +74,7 @@ export const changePassword = (input: {
     if (!(yield* isCurrentPassword(account, input.currentPassword))) return yield* new InvalidCredentials()
     if (Redacted.value(input.currentPassword) === Redacted.value(input.newPassword)) return yield* new PasswordReused()
     yield* atomically(replacePassword(input.accountId, input.newPassword))
-  }).pipe(Effect.withSpan("Auth.changePassword"))
+  }).pipe(withSpan("Auth.changePassword"))
 
 /**
  * `POST /auth/set-password`: a first password for an account created by social sign-in.
@@ -86,4 +87,4 @@ export const setPassword = (accountId: string, password: Redacted.Redacted<strin
     if (account.passwordHash !== null) return yield* new PasswordAlreadySet()
     const hash = yield* (yield* PasswordHasher).hash(password)
     if (!(yield* (yield* AccountRepo).setFirstPasswordHash(accountId, hash, yield* now))) return yield* new PasswordAlreadySet()
-  }).pipe(Effect.withSpan("Auth.setPassword"))
+  }).pipe(withSpan("Auth.setPassword"))

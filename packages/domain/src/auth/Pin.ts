@@ -20,6 +20,7 @@ import { CurrentPinRequired, InvalidPinFormat, PinIncorrect, PinLocked, PinNotSe
 import { passOtpGate } from "./OtpGate.js"
 import { isPinFormat, type PinLock, PinPolicy, retryAfterSeconds, shouldFreeze } from "./PinLockout.js"
 import { PinRepo, RefreshTokenRepo } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** True once the customer has set a transaction PIN (the `hasPin` of the profile and sign-in answers). */
 export const hasPin = (customer: Customer): boolean => customer.pinHash !== null
@@ -83,7 +84,7 @@ export const setPin = (accountId: string, pin: Redacted.Redacted<string>, curren
     const replaced = yield* (yield* PinRepo).replacePinHash(found.customer.id, current, hash, yield* now)
     // Lost a race: the PIN this request checked (or its absence) is no longer the stored one.
     if (!replaced) return yield* current === null ? new CurrentPinRequired() : new PinIncorrect()
-  }).pipe(Effect.withSpan("Auth.setPin"))
+  }).pipe(withSpan("Auth.setPin"))
 
 /** `POST /auth/pin/verify`: succeeds for the right PIN; see `checkPin` for the failures. */
 export const verifyPin = (accountId: string, pin: Redacted.Redacted<string>) =>
@@ -92,7 +93,7 @@ export const verifyPin = (accountId: string, pin: Redacted.Redacted<string>) =>
     const found = yield* accountForPin(accountId)
     if (found.customer.pinHash === null) return yield* new PinNotSet()
     yield* checkPin(found, found.customer.pinHash, pin)
-  }).pipe(Effect.withSpan("Auth.verifyPin"))
+  }).pipe(withSpan("Auth.verifyPin"))
 
 /**
  * `POST /auth/pin/reset`: a new PIN without the old one, gated by a sensitive-action OTP (spent by
@@ -111,7 +112,7 @@ export const resetPin = (accountId: string, pin: Redacted.Redacted<string>, otpP
       yield* repo.setPinHash(customerId, hash, yield* now)
       yield* repo.clearWrongTries(customerId)
     }))
-  }).pipe(Effect.withSpan("Auth.resetPin"))
+  }).pipe(withSpan("Auth.resetPin"))
 
 // ---------------------------------------------------------------------------------------------
 // The freeze
@@ -199,4 +200,4 @@ export const freezeForPinLockouts = (found: AccountWithCustomer, lock: PinLock) 
         "Contact the customer (possible account takeover) before unfreezing.",
       customerId
     })
-  }).pipe(Effect.withSpan("Auth.freezeForPinLockouts"))
+  }).pipe(withSpan("Auth.freezeForPinLockouts"))

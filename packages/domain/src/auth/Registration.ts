@@ -9,6 +9,7 @@ import { resolveReferrer } from "../referrals/Referrals.js"
 import { Ids, PasswordHasher, SecureRandom } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { EmailTaken, PhoneTaken } from "./Errors.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface RegisterInput {
   readonly email: string
@@ -44,7 +45,7 @@ export const register = (input: RegisterInput) =>
       emailVerified: false,
       referredBy: Option.getOrNull(referredBy)
     })
-  }).pipe(Effect.withSpan("Auth.register"))
+  }).pipe(withSpan("Auth.register"))
 
 export interface NewCustomerInput {
   readonly email: string

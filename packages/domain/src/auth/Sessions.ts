@@ -10,6 +10,7 @@ import { now } from "../shared/UseCase.js"
 import { InvalidCredentials, InvalidRefreshToken, Unauthenticated } from "./Errors.js"
 import { RefreshToken, type TokenPair } from "./Model.js"
 import { AccessTokens, RefreshTokenRepo } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const TokenPolicy = {
   accessTokenTtl: Duration.minutes(15),
@@ -92,7 +93,7 @@ export const rotateRefreshToken = (raw: string) =>
       return yield* new InvalidRefreshToken()
     }
     return yield* issueTokens(token.accountId, token.familyId)
-  }).pipe(Effect.withSpan("Auth.rotateRefreshToken"))
+  }).pipe(withSpan("Auth.rotateRefreshToken"))
 
 /** A new access token for a valid refresh token, which stays valid (no rotation). */
 export const accessTokenFor = (raw: string) =>
@@ -169,4 +170,4 @@ export const login = (input: LoginInput) =>
     const tokens = yield* issueTokens(found.value.account.id)
     // the client sends a customer without a PIN to set one first
     return { ...tokens, hasPin: found.value.customer.pinHash !== null }
-  }).pipe(Effect.withSpan("Auth.login"))
+  }).pipe(withSpan("Auth.login"))

@@ -29,6 +29,7 @@ import { StaffDirectory } from "../admin/Staff.js"
 import { IdentityProvider, SocialIdentityRepo, type VerifiedIdentity } from "./Ports.js"
 import { createCustomer } from "./Registration.js"
 import { issueTokens } from "./Sessions.js"
+import { withSpan } from "../shared/Spans.js"
 
 export type SocialCredential =
   | { readonly idToken: string; readonly code?: undefined }
@@ -110,4 +111,4 @@ export const socialSignIn = (input: SocialSignInInput) =>
     }
     const tokens = yield* issueTokens(found.account.id)
     return { ...tokens, hasPin: found.customer.pinHash !== null }
-  }).pipe(Effect.withSpan("Auth.socialSignIn"))
+  }).pipe(withSpan("Auth.socialSignIn"))

@@ -9,6 +9,7 @@ import { NoEmailOnFile, NoPhoneOnFile, OtpRejected } from "./Errors.js"
 import { consumeOtp, guessOtp, issueOtp } from "./Otp.js"
 import { OtpRepo } from "./Ports.js"
 import { ensureMaySignIn, issueTokens } from "./Sessions.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const sendEmailOtp = (accountId: string) =>
   Effect.gen(function*() {
@@ -66,7 +67,7 @@ const verifyChannel = (accountId: string, pin: string, channel: "email" | "phone
   })
 
 export const verifyEmailOtp = (accountId: string, pin: string) =>
-  verifyChannel(accountId, pin, "email").pipe(Effect.withSpan("Auth.verifyEmailOtp"))
+  verifyChannel(accountId, pin, "email").pipe(withSpan("Auth.verifyEmailOtp"))
 
 export const verifyPhoneOtp = (accountId: string, pin: string) =>
-  verifyChannel(accountId, pin, "phone").pipe(Effect.withSpan("Auth.verifyPhoneOtp"))
+  verifyChannel(accountId, pin, "phone").pipe(withSpan("Auth.verifyPhoneOtp"))

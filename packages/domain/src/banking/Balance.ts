@@ -7,6 +7,7 @@ import type { AccountWithCustomer, Customer } from "../account/Model.js"
 import type { Kobo } from "../shared/Money.js"
 import { requireBankAccount } from "./BankAccount.js"
 import { BalanceCache } from "./Caches.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** The customer-facing PND: withdrawals are blocked until the first confirmed deposit. */
 export const isPndActive = (customer: Customer): boolean => customer.firstDepositAt === null
@@ -17,7 +18,7 @@ export const balance = (accountId: string) =>
     const { accountNumber } = yield* requireBankAccount(accountId)
     const snapshot = yield* (yield* BalanceCache).get(accountNumber)
     return snapshot.ledgerBalanceKobo
-  }).pipe(Effect.withSpan("Banking.balance", { attributes: { accountId } }))
+  }).pipe(withSpan("Banking.balance", { attributes: { accountId } }))
 
 export interface BankingSummary {
   readonly coreAccountNumber: string
@@ -39,4 +40,4 @@ export const bankingSummaryOf = (found: AccountWithCustomer) =>
       pndActive: isPndActive(found.customer),
       balanceKobo: snapshot.ledgerBalanceKobo
     })
-  }).pipe(Effect.withSpan("Banking.bankingSummary", { attributes: { accountId: found.account.id } }))
+  }).pipe(withSpan("Banking.bankingSummary", { attributes: { accountId: found.account.id } }))

@@ -8,6 +8,7 @@ import { AccountRepo } from "../account/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { CoreBanking, type ProviderAccount, referenceFor } from "./CoreBanking.js"
 import { BankAccountExists, BvnNotVerified, CustomerNotVerified, NoBankAccount } from "./Errors.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** The account with its customer and the customer's provider account number; NoBankAccount without one. */
 export const requireBankAccount = (accountId: string) =>
@@ -71,4 +72,4 @@ export const openBankAccount = (accountId: string) =>
     }))
     yield* Effect.logInfo("bank account opened").pipe(Effect.annotateLogs({ accountId, reference }))
     return { accountNumber: opened.accountNumber }
-  }).pipe(Effect.withSpan("Banking.openBankAccount", { attributes: { accountId } }))
+  }).pipe(withSpan("Banking.openBankAccount", { attributes: { accountId } }))

@@ -10,6 +10,7 @@ import { SecretHasher } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { CoreBanking } from "./CoreBanking.js"
 import { BvnAlreadyVerified, BvnDateOfBirthMismatch, BvnNotFound, BvnTaken } from "./Errors.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface VerifyBvnInput {
   /** 11 digits; never stored or logged */
@@ -68,4 +69,4 @@ export const verifyBvn = (accountId: string, input: VerifyBvnInput) =>
       lastName: record.value.lastName,
       phone: record.value.phone
     } satisfies BvnIdentity
-  }).pipe(Effect.withSpan("Banking.verifyBvn", { attributes: { accountId } }))
+  }).pipe(withSpan("Banking.verifyBvn", { attributes: { accountId } }))

@@ -3,6 +3,7 @@
  */
 import { Cache, Clock, Context, Duration, Effect, Exit, Layer } from "effect"
 import { type AccountSnapshot, type Bank, CoreBanking, type CoreBankingError } from "./CoreBanking.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const BalanceCacheTtl = Duration.seconds(5)
 export const BankListCacheTtl = Duration.hours(24)
@@ -65,4 +66,4 @@ export const BankListCacheLive = Layer.effect(
 export const BankingCachesLive = Layer.mergeAll(BalanceCacheLive, BankListCacheLive)
 
 /** The NIP bank list (cached 24 hours). */
-export const banks = Effect.flatMap(BankListCache, (cache) => cache.get).pipe(Effect.withSpan("Banking.banks"))
+export const banks = Effect.flatMap(BankListCache, (cache) => cache.get).pipe(withSpan("Banking.banks"))

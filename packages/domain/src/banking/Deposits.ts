@@ -14,6 +14,7 @@ import { requireBankAccount } from "./BankAccount.js"
 import { BalanceCache } from "./Caches.js"
 import { CoreBanking, TestFunding } from "./CoreBanking.js"
 import { InvalidAmount, UnknownAccountNumber } from "./Errors.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface DepositSync {
   /** the live ledger balance after the sync */
@@ -73,7 +74,7 @@ const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
 /** Records the inbound deposits the provider has posted; returns the live balance. */
 export const syncDeposits = (accountId: string) =>
   Effect.flatMap(requireBankAccount(accountId), (found) => syncFor(found, found.accountNumber)).pipe(
-    Effect.withSpan("Banking.syncDeposits", { attributes: { accountId } })
+    withSpan("Banking.syncDeposits", { attributes: { accountId } })
   )
 
 /**
@@ -109,7 +110,7 @@ export const reconcileDeposits = (options: { readonly batchSize?: number; readon
       if (batch.length < batchSize) break
     }
     return totals
-  }).pipe(Effect.withSpan("Banking.reconcileDeposits"))
+  }).pipe(withSpan("Banking.reconcileDeposits"))
 
 /** For the provider's webhook: the customer is known only by account number. */
 export const depositsForAccountNumber = (accountNumber: string) =>
@@ -117,7 +118,7 @@ export const depositsForAccountNumber = (accountNumber: string) =>
     const found = yield* (yield* AccountRepo).findByCoreAccountNumber(accountNumber)
     if (Option.isNone(found)) return yield* new UnknownAccountNumber({ accountNumber })
     return yield* syncFor(found.value, accountNumber)
-  }).pipe(Effect.withSpan("Banking.depositsForAccountNumber"))
+  }).pipe(withSpan("Banking.depositsForAccountNumber"))
 
 export const TestDepositPolicy = {
   defaultKobo: 5_000_000n,
@@ -133,4 +134,4 @@ export const testDeposit = (accountId: string, amountKobo: Kobo = TestDepositPol
     const found = yield* requireBankAccount(accountId)
     yield* (yield* TestFunding).deposit({ accountNumber: found.accountNumber, amountKobo })
     return yield* syncFor(found, found.accountNumber)
-  }).pipe(Effect.withSpan("Banking.testDeposit", { attributes: { accountId } }))
+  }).pipe(withSpan("Banking.testDeposit", { attributes: { accountId } }))

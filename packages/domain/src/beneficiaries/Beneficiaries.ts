@@ -17,6 +17,7 @@ import { atomically } from "../shared/UseCase.js"
 import { BeneficiaryAccountNotFound, BeneficiaryAlreadySaved, BeneficiaryNotFound, InvalidAccountNumber, InvalidBankCode } from "./Errors.js"
 import type { Beneficiary } from "./Model.js"
 import { BeneficiaryRepo } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 const requireCustomer = (accountId: string) =>
   Effect.flatMap(AccountRepo, (repo) => repo.findById(accountId)).pipe(
@@ -55,7 +56,7 @@ export const lookup = (accountNumber: string, bankCode: string) =>
     yield* validDestination(accountNumber, bankCode)
     const found = yield* nameEnquiry(accountNumber, bankCode)
     return { accountName: found.accountName, accountNumber, bankCode, nipSessionId: found.sessionId } satisfies LookupResult
-  }).pipe(Effect.withSpan("Beneficiaries.lookup"))
+  }).pipe(withSpan("Beneficiaries.lookup"))
 
 export interface AddBeneficiaryInput {
   readonly accountNumber: string
@@ -87,14 +88,14 @@ export const add = (accountId: string, input: AddBeneficiaryInput) =>
     // none: a concurrent request saved the same account first
     if (Option.isNone(added)) return yield* new BeneficiaryAlreadySaved()
     return added.value
-  }).pipe(Effect.withSpan("Beneficiaries.add", { attributes: { accountId } }))
+  }).pipe(withSpan("Beneficiaries.add", { attributes: { accountId } }))
 
 /** The default first, then oldest first. */
 export const list = (accountId: string) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     return yield* (yield* BeneficiaryRepo).list(customer.id)
-  }).pipe(Effect.withSpan("Beneficiaries.list", { attributes: { accountId } }))
+  }).pipe(withSpan("Beneficiaries.list", { attributes: { accountId } }))
 
 export const setDefault = (accountId: string, beneficiaryId: string) =>
   Effect.gen(function*() {
@@ -102,7 +103,7 @@ export const setDefault = (accountId: string, beneficiaryId: string) =>
     const updated = yield* (yield* BeneficiaryRepo).setDefault(customer.id, beneficiaryId)
     if (Option.isNone(updated)) return yield* new BeneficiaryNotFound()
     return updated.value
-  }).pipe(Effect.withSpan("Beneficiaries.setDefault", { attributes: { accountId } }))
+  }).pipe(withSpan("Beneficiaries.setDefault", { attributes: { accountId } }))
 
 export interface Removed {
   readonly removed: Beneficiary
@@ -128,4 +129,4 @@ export const remove = (accountId: string, beneficiaryId: string, otpPinId: strin
         return { removed: removed.value, promoted: Option.getOrNull(promoted) } satisfies Removed
       })
     )
-  }).pipe(Effect.withSpan("Beneficiaries.remove", { attributes: { accountId } }))
+  }).pipe(withSpan("Beneficiaries.remove", { attributes: { accountId } }))

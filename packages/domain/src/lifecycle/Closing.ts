@@ -48,6 +48,7 @@ import { deleteNow } from "./Erasure.js"
 import { NoClosureDestination } from "./Errors.js"
 import { AccountClosure } from "./Model.js"
 import { ClosureRepo } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** The reason sent to the provider with the freeze of a closed account. */
 export const CLOSE_FREEZE_REASON = "Account closed by the customer"
@@ -207,7 +208,7 @@ export const startClosure = (found: AccountWithCustomer, request: ClosureRequest
     })).pipe(Effect.tap(({ transfer }) => (transfer === null ? Effect.void : drive(transfer)))))
     yield* settleClosure(started.closure.id)
     return started.closure
-  }).pipe(Effect.withSpan("Lifecycle.startClosure"))
+  }).pipe(withSpan("Lifecycle.startClosure"))
 
 /**
  * `POST /customers/close-account`. A key seen before answers as it did (no new code needed); a
@@ -231,7 +232,7 @@ export const closeAccount = (accountId: string, input: { readonly idempotencyKey
       Effect.flatMap(answerOf),
       Effect.catchTags({ AccountNotActive: raced, MovementInFlight: raced, IdempotencyConflict: raced })
     )
-  }).pipe(Effect.withSpan("Lifecycle.closeAccount"))
+  }).pipe(withSpan("Lifecycle.closeAccount"))
 
 /** Finishes the closure if its sweep is final and no other process holds it; the closure as it stands. */
 export const settleClosure = (closureId: string) =>
@@ -359,4 +360,4 @@ export const processClosures = (options: { readonly limit?: number } = {}) =>
         )
       ), { concurrency: 4, discard: true })
     return claimed.length
-  }).pipe(Effect.withSpan("Lifecycle.processClosures"))
+  }).pipe(withSpan("Lifecycle.processClosures"))

@@ -15,6 +15,7 @@ import { deleteNow } from "./Erasure.js"
 import { AccountFrozen, CloseAccountFirst } from "./Errors.js"
 import type { AccountClosure } from "./Model.js"
 import { ClosureRepo } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 export type DeletionAnswer =
   | { readonly status: "deleted"; readonly retainUntil: Date }
@@ -91,4 +92,4 @@ export const deleteAccount = (accountId: string, input: DeleteAccountInput) =>
       deleteVia: Option.some(via)
     })
     return yield* progressOf(closure)
-  }).pipe(Effect.withSpan("Lifecycle.deleteAccount"))
+  }).pipe(withSpan("Lifecycle.deleteAccount"))

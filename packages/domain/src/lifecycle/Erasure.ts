@@ -15,6 +15,7 @@ import { atomically, now } from "../shared/UseCase.js"
 import { DeletionFailed } from "./Errors.js"
 import { DeletionRecord } from "./Model.js"
 import { AccountErasure } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** How long transactions and KYC records are kept after a deletion. */
 export const RETENTION_YEARS = 5
@@ -87,9 +88,9 @@ export const deleteNow = (found: AccountWithCustomer, via: string | null) =>
     }
     const earlier = Option.getOrThrow(yield* erasure.findDeletion(customerId))
     return { retainUntil: earlier.retainUntil }
-  }).pipe(Effect.withSpan("Lifecycle.deleteNow"))
+  }).pipe(withSpan("Lifecycle.deleteNow"))
 
 /** The daily purge of retained records past their retainUntil. */
 export const purgeRetained = Effect.gen(function*() {
   return yield* (yield* AccountErasure).purgeRetained(yield* now)
-}).pipe(Effect.withSpan("Lifecycle.purgeRetained"))
+}).pipe(withSpan("Lifecycle.purgeRetained"))

@@ -10,6 +10,7 @@ import { Ids } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { Notice } from "./Model.js"
 import { NoticeRepo, Notifier } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 export type NoticeKind =
   | "plan_depleted"
@@ -56,7 +57,7 @@ export const raise = (input: RaiseNotice) =>
     Effect.catchAllCause((cause) =>
       Effect.logWarning("notice not raised").pipe(Effect.annotateLogs({ kind: input.kind, cause: String(cause) }))
     ),
-    Effect.withSpan("Notices.raise", { attributes: { kind: input.kind } })
+    withSpan("Notices.raise", { attributes: { kind: input.kind } })
   )
 
 /** The customer's notices, newest first. */

@@ -13,6 +13,7 @@ import { AccountRepo } from "../account/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { NoSettingGiven } from "./Errors.js"
 import { Notifier, type OutboundMessage } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface NotificationSettings {
   readonly smsEnabled: boolean
@@ -44,7 +45,7 @@ export const updateNotificationSettings = (
     yield* requireAccount(accountId)
     yield* (yield* AccountRepo).setNotificationSettings(accountId, patch, yield* now)
     return settingsOf((yield* requireAccount(accountId)).customer)
-  }).pipe(Effect.withSpan("Notifications.updateSettings"))
+  }).pipe(withSpan("Notifications.updateSettings"))
 
 /**
  * Sends an optional message to a customer at their email or phone, if their settings allow it on

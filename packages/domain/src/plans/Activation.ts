@@ -14,6 +14,7 @@ import { PlanRepo } from "./Ports.js"
 import { findPlan } from "./Queries.js"
 import * as Schedule from "./Schedule.js"
 import { termsOf } from "./Terms.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const walletBalance = (customerId: string) =>
   Effect.gen(function*() {
@@ -100,7 +101,7 @@ export const activateFundedPlans = (options: { readonly limit?: number; readonly
       { concurrency: options.concurrency ?? 8 }
     )
     return { checked: claimed.length, activated: activated.filter(Boolean).length }
-  }).pipe(Effect.withSpan("Plans.activateFundedPlans"))
+  }).pipe(withSpan("Plans.activateFundedPlans"))
 
 /** After a deposit: the customer's plan may now be covered. */
 export const activateForCustomer = (customerId: string) =>

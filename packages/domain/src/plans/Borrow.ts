@@ -17,6 +17,7 @@ import { findPlan, requireCustomer } from "./Queries.js"
 import { replay, replayOr, sameRequest } from "./Replay.js"
 import * as Schedule from "./Schedule.js"
 import { termsOf } from "./Terms.js"
+import { withSpan } from "../shared/Spans.js"
 
 export type BorrowEligibility =
   | { readonly eligible: true; readonly amountKobo: Kobo }
@@ -67,7 +68,7 @@ export const borrowQuote = (accountId: string) =>
     const plan = found.value
     const current = yield* (yield* PlanRepo).findInstalment(plan.id, cycleIndex(plan))
     return borrowEligibility(plan, yield* now, yield* Settings.get(Settings.BorrowCap), current)
-  }).pipe(Effect.withSpan("Plans.borrowQuote"))
+  }).pipe(withSpan("Plans.borrowQuote"))
 
 /**
  * `POST /disbursements/plan/borrow`: pays the next cycle now (no fee beyond its NIP fee). The cycle
@@ -118,5 +119,5 @@ export const borrow = (accountId: string, idempotencyKey: string) =>
       MovementInFlight: (e) => replayOr(accountId, idempotencyKey, "borrow", e),
       BorrowNotEligible: (e) => replayOr(accountId, idempotencyKey, "borrow", e)
     }),
-    Effect.withSpan("Plans.borrow")
+    withSpan("Plans.borrow")
   )

@@ -17,6 +17,7 @@ import { PlanRepo } from "./Ports.js"
 import { findPlan, requireCustomer } from "./Queries.js"
 import * as Schedule from "./Schedule.js"
 import { type PlanInput, termsOf, validateTerms } from "./Terms.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** A verified destination account (a plan's withdrawal account; also where a closure sweeps to). */
 export interface Destination {
@@ -102,7 +103,7 @@ export const upsertPlan = (accountId: string, input: PlanInput) =>
       return yield* edit(winner.id, input, terms, cycles, destination)
     }
     return yield* activateIfFunded(plan.right)
-  }).pipe(Effect.withSpan("Plans.upsertPlan"))
+  }).pipe(withSpan("Plans.upsertPlan"))
 
 const scheduleChanged = (plan: Plan, input: PlanInput, terms: Schedule.ScheduleTerms) =>
   plan.totalAmountKobo !== input.totalAmountKobo || plan.durationDays !== terms.durationDays ||
@@ -193,4 +194,4 @@ export const patchPlan = (accountId: string, input: PlanInput, otpPinId: string,
     if (Option.isNone(existing) || existing.value.state === "completed") return yield* new PlanNotFound()
     const destination = yield* verifyDestination(input)
     return yield* edit(existing.value.id, input, terms, cycles, destination)
-  }).pipe(Effect.withSpan("Plans.patchPlan"))
+  }).pipe(withSpan("Plans.patchPlan"))

@@ -18,6 +18,7 @@ import { PlanRepo } from "./Ports.js"
 import { findPlan, requireCustomer } from "./Queries.js"
 import { replay, replayOr, sameRequest } from "./Replay.js"
 import * as Schedule from "./Schedule.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** Extra Cash fees on `amountKobo`: the flat fee plus the NIP fee with VAT. */
 export const extraCashFees = (amountKobo: Kobo, feeBasisPoints: bigint, nip: Fees.NipFeeSchedule): Kobo => {
@@ -82,7 +83,7 @@ export const extraCashQuote = (accountId: string) =>
       perDay: position.rules.perDay,
       perPlan: position.rules.perPlan
     }
-  }).pipe(Effect.withSpan("Plans.extraCashQuote"))
+  }).pipe(withSpan("Plans.extraCashQuote"))
 
 /**
  * `POST /disbursements/plan/extra-cash`: an early withdrawal of unused vault balance to the plan's
@@ -138,5 +139,5 @@ export const extraCash = (accountId: string, amountKobo: Kobo, idempotencyKey: s
       MovementInFlight: (e) => replayOr(accountId, idempotencyKey, `extra-cash:${amountKobo}`, e),
       ExtraCashNotAllowed: (e) => replayOr(accountId, idempotencyKey, `extra-cash:${amountKobo}`, e)
     }),
-    Effect.withSpan("Plans.extraCash")
+    withSpan("Plans.extraCash")
   )

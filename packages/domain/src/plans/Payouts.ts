@@ -20,6 +20,7 @@ import { Instalment, Plan } from "./Model.js"
 import { PlanRepo } from "./Ports.js"
 import * as Schedule from "./Schedule.js"
 import { termsOf } from "./Terms.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const cycleIndex = (plan: Plan) => plan.cycleBase + plan.nextCycle
 
@@ -220,7 +221,7 @@ export const settle = (planId: string) =>
   }).pipe(
     // someone else settled it first: that is fine
     Effect.catchTag("PlanConflict", () => Effect.void),
-    Effect.withSpan("Plans.settle", { attributes: { planId }, captureStackTrace: false })
+    withSpan("Plans.settle", { attributes: { planId } })
   )
 
 /** The plan once its current cycle is paid: on to the next cycle, or completed after the last. */
@@ -270,7 +271,7 @@ const settlePaid = (started: Started, confirmed: Transfer) =>
     }
     yield* settle(plan.id)
     return Option.getOrThrow(yield* repo.findById(plan.id))
-  }).pipe(Effect.withSpan("Plans.settlePaid", { attributes: { planId: started.plan.id }, captureStackTrace: false }))
+  }).pipe(withSpan("Plans.settlePaid", { attributes: { planId: started.plan.id } }))
 
 /** `payouts_total{outcome}`: instalment payouts that reached a final outcome in a plan run (paid or failed). */
 const payoutsTotal = Metric.counter("payouts_total", {
@@ -332,7 +333,7 @@ export const runPlan = (planId: string, fees?: NipFeeSchedule) =>
       break
     }
     return { paid, failed } satisfies PlanRun
-  }).pipe(Effect.withSpan("Plans.runPlan", { attributes: { planId }, captureStackTrace: false }))
+  }).pipe(withSpan("Plans.runPlan", { attributes: { planId } }))
 
 /**
  * The due-payout job: claims due plans in batches (FOR UPDATE SKIP LOCKED, with a lease), works each
@@ -380,4 +381,4 @@ export const processDuePayouts = (
       if (claimed.length < batchSize) break
     }
     return { plans, paid, failed }
-  }).pipe(Effect.withSpan("Plans.processDuePayouts"))
+  }).pipe(withSpan("Plans.processDuePayouts"))

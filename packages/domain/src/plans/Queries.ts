@@ -12,6 +12,7 @@ import { PlanNotFound } from "./Errors.js"
 import { Plan } from "./Model.js"
 import { PlanRepo } from "./Ports.js"
 import * as Schedule from "./Schedule.js"
+import { withSpan } from "../shared/Spans.js"
 
 export const requireCustomer = (accountId: string) => Effect.map(requireAccount(accountId), (a) => a.customer)
 
@@ -29,7 +30,7 @@ export const getPlan = (accountId: string) =>
     const plan = yield* findPlan(customer.id)
     if (Option.isNone(plan)) return yield* new PlanNotFound()
     return yield* activateIfFunded(plan.value)
-  }).pipe(Effect.withSpan("Plans.getPlan"))
+  }).pipe(withSpan("Plans.getPlan"))
 
 /** The per-cycle amount a client shows: the regular instalment (the last one also carries the remainder). */
 export const instalmentAmount = (plan: Plan): Kobo => Schedule.regularAmount(plan.totalAmountKobo, plan.cycleCount)
@@ -39,7 +40,7 @@ export const history = (accountId: string) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     return yield* (yield* TransactionRepo).listForCustomerByPurpose(customer.id, "disbursement")
-  }).pipe(Effect.withSpan("Plans.history"))
+  }).pipe(withSpan("Plans.history"))
 
 /**
  * `GET /disbursements/plan/quote`: depositFee estimates what the customer's own bank may charge to

@@ -15,6 +15,7 @@ import { sendOptional } from "../notifications/Preferences.js"
 import { UnknownReferralCode } from "./Errors.js"
 import { REFERRAL_ALPHABET, REFERRAL_CODE_LENGTH } from "./ReferralCode.js"
 import { ReferralRepo, type ReferredCustomer } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** Codes are case-insensitive; surrounding spaces are ignored. */
 export const normalizeReferralCode = (raw: string): string => raw.trim().toUpperCase()
@@ -76,7 +77,7 @@ export const referralSummary = (accountId: string) =>
       successfulReferrals: referrals.filter((r) => r.successful).length,
       referrals
     } satisfies ReferralSummary
-  }).pipe(Effect.withSpan("Referrals.summary"))
+  }).pipe(withSpan("Referrals.summary"))
 
 /**
  * The referred customer's first deposit was just confirmed: the referral became successful. Tells
@@ -92,4 +93,4 @@ export const referralSucceeded = (referred: Customer) =>
       text: "Someone you invited has made their first deposit: your referral is now successful. " +
         "See your referrals in the app."
     })
-  }).pipe(Effect.withSpan("Referrals.succeeded"))
+  }).pipe(withSpan("Referrals.succeeded"))

@@ -18,6 +18,7 @@ import { now } from "../shared/UseCase.js"
 import { InvalidReportMonth } from "./Errors.js"
 import { reportCsv, reportFor, type ReportWindow, type SpendingReport } from "./Report.js"
 import { firstDayOf, isMonth, lastDayOf, monthOf, todayIn } from "./Rules.js"
+import { withSpan } from "../shared/Spans.js"
 
 const MONTH_NAMES = [
   "January", "February", "March", "April", "May", "June",
@@ -93,4 +94,4 @@ export const emailMonthReport = (accountId: string, month: string) =>
     const report = yield* reportFor(customer.id, window)
     yield* (yield* Notifier).send(reportMessage(account.email, month, report))
     return { month, ...window, email: account.email, totalKobo: report.totalKobo, count: report.count } satisfies EmailedReport
-  }).pipe(Effect.withSpan("Spendings.emailMonthReport", { attributes: { accountId, month } }))
+  }).pipe(withSpan("Spendings.emailMonthReport", { attributes: { accountId, month } }))

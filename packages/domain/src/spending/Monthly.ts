@@ -18,6 +18,7 @@ import { reportMessage } from "./Mail.js"
 import { SpendingRepo } from "./Ports.js"
 import { reportFor } from "./Report.js"
 import { firstDayOf, lastDayOf, monthOf, previousMonth, todayIn } from "./Rules.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface MonthlyRun {
   readonly month: string
@@ -74,4 +75,4 @@ export const sendMonthlyReports = (options: { readonly batchSize?: number; reado
       if (batch.length < batchSize) break
     }
     return { month, ...counts } satisfies MonthlyRun
-  }).pipe(Effect.withSpan("Spendings.sendMonthlyReports"))
+  }).pipe(withSpan("Spendings.sendMonthlyReports"))

@@ -18,6 +18,7 @@ import type { Spending } from "./Model.js"
 import { SpendingRepo } from "./Ports.js"
 import { datesBetween, MAX_REPORT_DAYS } from "./Rules.js"
 import { checkWindow } from "./Window.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface ReportWindow {
   /** YYYY-MM-DD, inclusive */
@@ -128,7 +129,7 @@ export const spendingReport = (accountId: string, window: ReportWindow) =>
     yield* checkWindow(window, { maxDays: MAX_REPORT_DAYS })
     const { customer } = yield* requireAccount(accountId)
     return yield* reportFor(customer.id, window)
-  }).pipe(Effect.withSpan("Spendings.report", { attributes: { accountId, from: window.from, to: window.to } }))
+  }).pipe(withSpan("Spendings.report", { attributes: { accountId, from: window.from, to: window.to } }))
 
 /** The report of a customer's window (the window already checked). */
 export const reportFor = (customerId: string, window: ReportWindow) =>

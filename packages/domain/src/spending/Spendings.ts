@@ -12,6 +12,7 @@ import { Spending } from "./Model.js"
 import { type SpendingChanges, SpendingRepo } from "./Ports.js"
 import { checkAmount, checkCategory, checkDate, checkDescription, type Problems, todayIn } from "./Rules.js"
 import { checkWindow } from "./Window.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface NewSpendingInput {
   readonly amountKobo: bigint
@@ -59,7 +60,7 @@ export const logSpending = (accountId: string, input: NewSpendingInput) =>
         updatedAt: at
       })
     )
-  }).pipe(Effect.withSpan("Spendings.log", { attributes: { accountId } }))
+  }).pipe(withSpan("Spendings.log", { attributes: { accountId } }))
 
 /** GET /spendings: newest date first, filtered by category (normalised) and dates (inclusive). */
 export const listSpendings = (accountId: string, query: ListQuery, page: PageRequest) =>
@@ -72,7 +73,7 @@ export const listSpendings = (accountId: string, query: ListQuery, page: PageReq
     }
     const { customer } = yield* requireAccount(accountId)
     return yield* (yield* SpendingRepo).list(customer.id, { category, from: query.from, to: query.to }, page)
-  }).pipe(Effect.withSpan("Spendings.list", { attributes: { accountId } }))
+  }).pipe(withSpan("Spendings.list", { attributes: { accountId } }))
 
 /** PATCH /spendings/{id}: any of the fields, under the same rules; at least one. */
 export const updateSpending = (accountId: string, spendingId: string, patch: SpendingPatch) =>
@@ -98,7 +99,7 @@ export const updateSpending = (accountId: string, spendingId: string, patch: Spe
     const updated = yield* (yield* SpendingRepo).update(customer.id, spendingId, changes, at)
     if (Option.isNone(updated)) return yield* new SpendingNotFound()
     return updated.value
-  }).pipe(Effect.withSpan("Spendings.update", { attributes: { accountId } }))
+  }).pipe(withSpan("Spendings.update", { attributes: { accountId } }))
 
 /** DELETE /spendings/{id}: the removed spending. */
 export const removeSpending = (accountId: string, spendingId: string) =>
@@ -107,4 +108,4 @@ export const removeSpending = (accountId: string, spendingId: string) =>
     const removed = yield* (yield* SpendingRepo).remove(customer.id, spendingId)
     if (Option.isNone(removed)) return yield* new SpendingNotFound()
     return removed.value
-  }).pipe(Effect.withSpan("Spendings.remove", { attributes: { accountId } }))
+  }).pipe(withSpan("Spendings.remove", { attributes: { accountId } }))

@@ -15,6 +15,7 @@ import { StaffNotFound, TicketNotFound } from "./Errors.js"
 import { InternalNote, type StaffTicket, type Ticket, type TicketMessage } from "./Model.js"
 import { SupportRepo, SupportStaff, type TicketFilter } from "./Ports.js"
 import { validBody } from "./Rules.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** The kind of the email a staff reply sends the customer (an essential message: see sendReplyEmail). */
 export const SUPPORT_REPLY_KIND = "support_reply"
@@ -31,7 +32,7 @@ const requireStaff = (staffId: string) =>
 
 /** The queue: tickets matching the filter, newest activity first. */
 export const queue = (filter: TicketFilter, page: PageRequest) =>
-  Effect.flatMap(SupportRepo, (repo) => repo.list(filter, page)).pipe(Effect.withSpan("Support.queue"))
+  Effect.flatMap(SupportRepo, (repo) => repo.list(filter, page)).pipe(withSpan("Support.queue"))
 
 /** A ticket with its conversation and its internal notes, each oldest first. */
 export const ticketForStaff = (ticketId: string) =>
@@ -39,7 +40,7 @@ export const ticketForStaff = (ticketId: string) =>
     const ticket = yield* anyTicket(ticketId)
     const repo = yield* SupportRepo
     return { ticket, messages: yield* repo.messages(ticket.id), notes: yield* repo.notes(ticket.id) } satisfies StaffTicket
-  }).pipe(Effect.withSpan("Support.ticketForStaff"))
+  }).pipe(withSpan("Support.ticketForStaff"))
 
 /**
  * Emails the customer that staff replied, with the reply. It is a statement about the customer's
@@ -75,7 +76,7 @@ export const replyAsStaff = (staffId: string, ticketId: string, message: string)
     const replied = yield* replyOn(anyTicket(ticketId), "staff_reply", { authorKind: "staff", authorId: staffId, body })
     yield* sendReplyEmail(replied.ticket, replied.message)
     return replied
-  }).pipe(Effect.withSpan("Support.replyAsStaff"))
+  }).pipe(withSpan("Support.replyAsStaff"))
 
 /**
  * An internal note, in any status (closed included). It changes nothing of the ticket: neither its
@@ -89,19 +90,19 @@ export const addNote = (staffId: string, ticketId: string, note: string) =>
     const added = new InternalNote({ id: yield* (yield* Ids).next, ticketId: ticket.id, staffId, body, createdAt: yield* now })
     yield* (yield* SupportRepo).addNote(added)
     return added
-  }).pipe(Effect.withSpan("Support.addNote"))
+  }).pipe(withSpan("Support.addNote"))
 
 /** Assigns the ticket to a staff member (StaffNotFound for an unknown id), or unassigns it (null). Closed: TicketClosed. */
 export const assign = (ticketId: string, assigneeId: string | null) =>
   Effect.gen(function*() {
     if (assigneeId !== null) yield* requireStaff(assigneeId)
     return (yield* changeTicket(anyTicket(ticketId), "assign", { assignedStaffId: assigneeId })).ticket
-  }).pipe(Effect.withSpan("Support.assign"))
+  }).pipe(withSpan("Support.assign"))
 
 /** Resolved; resolving a resolved ticket changes nothing. Closed: TicketClosed. */
 export const resolve = (ticketId: string) =>
-  Effect.map(changeTicket(anyTicket(ticketId), "resolve"), (c) => c.ticket).pipe(Effect.withSpan("Support.resolve"))
+  Effect.map(changeTicket(anyTicket(ticketId), "resolve"), (c) => c.ticket).pipe(withSpan("Support.resolve"))
 
 /** Closed, for good; closing a closed ticket changes nothing. */
 export const close = (ticketId: string) =>
-  Effect.map(changeTicket(anyTicket(ticketId), "close"), (c) => c.ticket).pipe(Effect.withSpan("Support.close"))
+  Effect.map(changeTicket(anyTicket(ticketId), "close"), (c) => c.ticket).pipe(withSpan("Support.close"))

@@ -14,6 +14,7 @@ import { TicketNotFound, TicketTransactionNotFound, TooManyOpenTickets } from ".
 import { type CustomerTicket, type TicketCategory, TicketMessage } from "./Model.js"
 import { SupportRepo } from "./Ports.js"
 import { MAX_ACTIVE_TICKETS, validBody, validSubject } from "./Rules.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface OpenTicketInput {
   readonly subject: string
@@ -73,14 +74,14 @@ export const openTicket = (accountId: string, input: OpenTicketInput) =>
     }, first, MAX_ACTIVE_TICKETS)
     if (Option.isNone(opened)) return yield* new TooManyOpenTickets({ maxActive: MAX_ACTIVE_TICKETS })
     return { ticket: opened.value, messages: [first] } satisfies CustomerTicket
-  }).pipe(Effect.withSpan("Support.openTicket", { attributes: { accountId } }))
+  }).pipe(withSpan("Support.openTicket", { attributes: { accountId } }))
 
 /** The customer's tickets, newest activity first. */
 export const myTickets = (accountId: string, page: PageRequest) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     return yield* (yield* SupportRepo).listForCustomer(customer.id, page)
-  }).pipe(Effect.withSpan("Support.myTickets", { attributes: { accountId } }))
+  }).pipe(withSpan("Support.myTickets", { attributes: { accountId } }))
 
 /** One of the customer's tickets and its conversation, oldest message first; no internal notes. */
 export const myTicket = (accountId: string, ticketId: string) =>
@@ -89,7 +90,7 @@ export const myTicket = (accountId: string, ticketId: string) =>
     const ticket = yield* ownTicket(customer.id, ticketId)
     const messages = yield* (yield* SupportRepo).messages(ticket.id)
     return { ticket, messages } satisfies CustomerTicket
-  }).pipe(Effect.withSpan("Support.myTicket", { attributes: { accountId } }))
+  }).pipe(withSpan("Support.myTicket", { attributes: { accountId } }))
 
 /**
  * The customer's reply: the ticket becomes open (a resolved one is reopened); a closed ticket is
@@ -104,4 +105,4 @@ export const replyAsCustomer = (accountId: string, ticketId: string, message: st
       authorId: customer.id,
       body
     })
-  }).pipe(Effect.withSpan("Support.replyAsCustomer", { attributes: { accountId } }))
+  }).pipe(withSpan("Support.replyAsCustomer", { attributes: { accountId } }))

@@ -10,13 +10,14 @@ import { CoreBanking } from "../banking/CoreBanking.js"
 import type { PageRequest } from "../shared/Paging.js"
 import { TransactionNotFound } from "./Errors.js"
 import { TransactionRepo } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** The provider's own postings of the account, as it reports them. */
 export const providerTransactions = (accountId: string) =>
   Effect.gen(function*() {
     const { accountNumber } = yield* requireBankAccount(accountId)
     return yield* (yield* CoreBanking).history(accountNumber)
-  }).pipe(Effect.withSpan("Banking.providerTransactions", { attributes: { accountId } }))
+  }).pipe(withSpan("Banking.providerTransactions", { attributes: { accountId } }))
 
 /** The customer's Transaction rows, newest first. */
 export const transactions = (accountId: string, page: PageRequest) =>
@@ -27,7 +28,7 @@ export const transactionsOf = (found: AccountWithCustomer, page: PageRequest) =>
   Effect.gen(function*() {
     if (found.customer.coreAccountNumber === null) return yield* new NoBankAccount()
     return yield* (yield* TransactionRepo).listForCustomer(found.customer.id, page)
-  }).pipe(Effect.withSpan("Banking.transactions", { attributes: { accountId: found.account.id } }))
+  }).pipe(withSpan("Banking.transactions", { attributes: { accountId: found.account.id } }))
 
 /** One Transaction row of this customer; TransactionNotFound for someone else's. */
 export const transaction = (accountId: string, transactionId: string) =>
@@ -36,4 +37,4 @@ export const transaction = (accountId: string, transactionId: string) =>
     const found = yield* (yield* TransactionRepo).findById(transactionId)
     if (Option.isNone(found) || found.value.customerId !== customer.id) return yield* new TransactionNotFound()
     return found.value
-  }).pipe(Effect.withSpan("Banking.transaction", { attributes: { accountId } }))
+  }).pipe(withSpan("Banking.transaction", { attributes: { accountId } }))

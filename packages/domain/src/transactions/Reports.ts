@@ -19,6 +19,7 @@ import { requireAccount } from "../account/Accounts.js"
 import type { Kobo } from "../shared/Money.js"
 import type { Transaction } from "./Model.js"
 import { TransactionRepo } from "./Ports.js"
+import { withSpan } from "../shared/Spans.js"
 
 /** The window is not two real YYYY-MM-DD dates with from ≤ to. */
 export class InvalidReportWindow extends Data.TaggedError("InvalidReportWindow")<{
@@ -110,4 +111,4 @@ export const transactionReport = (accountId: string, window: ReportWindow) =>
     const { customer } = yield* requireAccount(accountId)
     const rows = yield* (yield* TransactionRepo).listForCustomerBetween(customer.id, start, until)
     return summarize(window, rows)
-  }).pipe(Effect.withSpan("Reports.transactionReport", { attributes: { accountId, from: window.from, to: window.to } }))
+  }).pipe(withSpan("Reports.transactionReport", { attributes: { accountId, from: window.from, to: window.to } }))

@@ -26,6 +26,7 @@ import type { Transfer, TransferClaim, TransferPatch } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { decide, nextRequeryDelayMs, protectingLien, referencesOf } from "./Saga.js"
 import { type AccountCall, ask, freshSession, INSUFFICIENT_BALANCE, journalWith, LEASE, load, lostBeforeStart, notifyFailure, requery, reversalRefused, stepAside } from "./Steps.js"
+import { tracedSpan, withSpan } from "../shared/Spans.js"
 
 const MAX_STEPS = 24
 
@@ -83,7 +84,7 @@ const run = <R>(held: TransferClaim, loaded: Effect.Effect<Transfer, never, R>) 
 
     const saga = Effect.gen(function*() {
       // the drive's span (below), taken once: its lastAction is set at every step
-      const span = yield* Effect.option(Effect.currentSpan)
+      const span = yield* tracedSpan
       for (let step = 0; step < MAX_STEPS; step++) {
         const action = decide(journalWith(t, deferred))
         if (Option.isSome(span)) span.value.attribute("lastAction", action._tag)
@@ -274,9 +275,7 @@ const run = <R>(held: TransferClaim, loaded: Effect.Effect<Transfer, never, R>) 
     Effect.catchTag("MovementLost", () => lostBeforeStart(held)),
     // the balance moved (or may have): the next read must ask the provider
     Effect.tap((t) => Effect.flatMap(BalanceCache, (cache) => cache.invalidate(t.sourceAccountNumber))),
-    // no stack trace on the spans a movement or a payout makes every time (here, Reconcile and
-    // Payouts): the name says where the span is, and capturing one cost ~15 µs per span
-    Effect.withSpan("Transfers.drive", { attributes: { transferId: held.id }, captureStackTrace: false })
+    withSpan("Transfers.drive", { attributes: { transferId: held.id } })
   )
 
 /**

@@ -17,6 +17,7 @@ import * as Fees from "./Fees.js"
 import { newTransfer, type Transfer } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { LEASE } from "./Steps.js"
+import { withSpan } from "../shared/Spans.js"
 
 export interface ManualTransferInput {
   readonly destinationAccountNumber: string
@@ -123,7 +124,7 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
       return yield* new IdempotencyConflict()
     }
     return yield* outcome(created.transfer)
-  }).pipe(Effect.withSpan("Transfers.startManualTransfer"))
+  }).pipe(withSpan("Transfers.startManualTransfer"))
 
 export const outcome = (t: Transfer) =>
   t.status === "failed"

@@ -9,6 +9,7 @@ import type { TransferClaim } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { nextRequeryDelayMs, referencesOf, requeryWindowMs, TransferPolicy } from "./Saga.js"
 import { LEASE, load, lostBeforeStart, requery } from "./Steps.js"
+import { withSpan } from "../shared/Spans.js"
 
 /**
  * Reconciliation of a transfer the provider answered "pending", as the driver holding `held`'s
@@ -70,7 +71,7 @@ export const reconcile = (held: TransferClaim) =>
     return yield* drive(held)
   }).pipe(
     Effect.catchTag("MovementLost", () => lostBeforeStart(held)),
-    Effect.withSpan("Transfers.reconcile", { attributes: { transferId: held.id }, captureStackTrace: false })
+    withSpan("Transfers.reconcile", { attributes: { transferId: held.id } })
   )
 
 /**
@@ -100,4 +101,4 @@ export const processDue = (options: { readonly limit?: number; readonly concurre
       failed: results.filter((r) => r._tag === "Right" && r.right.status === "failed").length,
       stillPending: results.filter((r) => r._tag === "Right" && r.right.status === "pending").length
     }
-  }).pipe(Effect.withSpan("Transfers.processDue"))
+  }).pipe(withSpan("Transfers.processDue"))
