@@ -23,7 +23,7 @@
  * response code and our own description of the failure: never the token, a BVN, a body, a URL or
  * personal data. There is no span per HTTP request (the BVN is in the URL of its request).
  */
-import { type CoreBankingError, ProviderMisconfigured, ProviderUnknownOutcome } from "@app/domain"
+import { type CoreBankingError, ProviderMisconfigured, ProviderUnknownOutcome, Spans } from "@app/domain"
 import { Duration, Effect, FiberRef, LogLevel, Random, type Redacted, type Scope, type Tracer } from "effect"
 import { measureProviderCall } from "../ops/Metrics.js"
 import { type AttemptError, type Call, classify, makeReadEnvelope } from "./Attempt.js"
@@ -111,7 +111,7 @@ export const makeTransport = (
               Effect.withParentSpan(span)
             )
         )
-      return Effect.useSpan(
+      return Spans.useSpan(
         call.spanName ?? `CoreBanking.${operation}`,
         { attributes: labels, captureStackTrace: false },
         (span) =>
