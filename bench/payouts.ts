@@ -88,6 +88,7 @@ import {
 } from "./support.js"
 import { installPgStatementStats } from "./statements.js"
 import { tuneHeap } from "@app/adapters/HeapTuning"
+import { withUnreceivedSpansOff } from "@app/adapters/ops/UnreceivedSpans"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 
@@ -507,7 +508,9 @@ const program = (bootStart: number, bankPid: number | undefined) =>
     const outcome = { plans: 0, paid: 0, failed: 0 }
     for (;;) {
       const r = yield* Plans.processDuePayouts({ batchSize: BATCH, concurrency: CONCURRENCY, maxBatches: 1_000_000 }).pipe(
-        Effect.provideService(PlanRepo, timedRepo)
+        Effect.provideService(PlanRepo, timedRepo),
+        // as the scheduler runs it: spans off when nothing receives them (ops/UnreceivedSpans.ts)
+        withUnreceivedSpansOff
       )
       rounds++
       outcome.plans += r.plans

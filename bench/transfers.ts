@@ -54,6 +54,7 @@ import {
 } from "./support.js"
 import { installPgStatementStats } from "./statements.js"
 import { tuneHeap } from "@app/adapters/HeapTuning"
+import { withUnreceivedSpansOff } from "@app/adapters/ops/UnreceivedSpans"
 
 // the service's heap policy, as runService sets it in `npm start` (packages/adapters/src/HeapTuning.ts)
 tuneHeap()
@@ -172,6 +173,8 @@ const transferOnce = (c: BenchCustomer) =>
     narration: "bench",
     nipSessionId: c.nipSessionId
   }).pipe(
+    // as the HTTP server runs it: spans off when nothing receives them (ops/UnreceivedSpans.ts)
+    withUnreceivedSpansOff,
     Effect.exit,
     Effect.timed,
     Effect.map(([duration, exit]): TransferResult => {

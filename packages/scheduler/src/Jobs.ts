@@ -6,9 +6,10 @@
  * runs in progress (safe: money-moving jobs journal every step and resume from the journal).
  */
 import { deliverQueuedNotifications } from "@app/adapters/notifications/OutboxDelivery"
-import { Banking, Housekeeping, Lifecycle, Plans, Spendings, StaffAccess, Transfers } from "@app/domain"
+import { Banking, Housekeeping, Lifecycle, Plans, Spans, Spendings, StaffAccess, Transfers } from "@app/domain"
 import { Cron } from "croner"
 import { count, jobDuration, jobRunsTotal, observeSeconds } from "@app/adapters/ops/Metrics"
+import { spansReceived } from "@app/adapters/ops/UnreceivedSpans"
 import { Cause, Config, Duration, Effect, Exit, FiberSet, Layer } from "effect"
 
 export interface JobSpec<R> {
@@ -27,6 +28,9 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
     Effect.gen(function*() {
       const running = yield* FiberSet.make()
       const runFork = yield* FiberSet.runtime(running)<Effect.Effect.Context<Jobs[number]["run"]>>()
+      // without a tracer that receives them, runs make no spans (adapters' ops/UnreceivedSpans.ts):
+      // a payout's ~21 spans were a sixth of its runtime steps, built and dropped
+      const tracing = yield* spansReceived
       for (const job of jobs) {
         // job_runs_total{job,result} and job_duration_seconds{job} (ops/Metrics.ts); a run
         // interrupted by shutdown is not counted
@@ -50,7 +54,8 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
                 Effect.zipRight(measured(took, "failed"))
               )
           ),
-          Effect.withSpan(`job.${job.name}`)
+          Spans.withSpan(`job.${job.name}`),
+          Effect.withTracerEnabled(tracing)
         )
         let inFlight = false
         const trigger = () => {

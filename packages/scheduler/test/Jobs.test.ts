@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Ref } from "effect"
+import { ConfigProvider, Deferred, Effect, FiberRef, Layer, Option, Ref, Tracer } from "effect"
 import { PayoutJobConfig, scheduleJobs } from "../src/Jobs.js"
 
 describe("scheduleJobs", () => {
@@ -35,6 +35,39 @@ describe("scheduleJobs", () => {
       expect(yield* Ref.get(maxActive)).toBe(1)
       expect(yield* Ref.get(active)).toBe(0) // interrupted and released on stop
     }), 10_000)
+})
+
+describe("scheduleJobs: spans", () => {
+  /** What a run sees: whether the tracer is on, and the name of the span it runs under. */
+  const seenByOneRun = Effect.gen(function*() {
+    const seen = yield* Deferred.make<{ readonly tracerEnabled: boolean; readonly span: Option.Option<string> }>()
+    const run = Effect.gen(function*() {
+      const tracerEnabled = yield* FiberRef.get(FiberRef.currentTracerEnabled)
+      const span = yield* Effect.option(Effect.map(Effect.currentSpan, (s) => s.name))
+      yield* Deferred.succeed(seen, { tracerEnabled, span })
+    })
+    const jobs = scheduleJobs([{ name: "probe", schedule: "0 0 1 1 *", run, runOnStart: true }])
+    return yield* Effect.scoped(Layer.build(jobs).pipe(Effect.zipRight(Deferred.await(seen))))
+  })
+
+  it.live("without a tracer that receives spans, a run has the tracer off and no job span", () =>
+    Effect.gen(function*() {
+      expect(yield* seenByOneRun).toEqual({ tracerEnabled: false, span: Option.none() })
+    }))
+
+  it.live("with a tracer installed, a run has it on, under its job span", () =>
+    Effect.gen(function*() {
+      const names: Array<string> = []
+      const recording = Tracer.make({
+        span: (name, parent, context, links, startTime, kind) => {
+          names.push(name)
+          return Effect.runSync(Effect.tracer).span(name, parent, context, links, startTime, kind)
+        },
+        context: (f) => f()
+      })
+      expect(yield* Effect.withTracer(seenByOneRun, recording)).toEqual({ tracerEnabled: true, span: Option.some("job.probe") })
+      expect(names).toContain("job.probe")
+    }))
 })
 
 describe("PayoutJobConfig", () => {

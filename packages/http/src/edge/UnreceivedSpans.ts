@@ -1,10 +1,11 @@
 /**
- * Spans only where something receives them. Without OTEL_EXPORTER_OTLP_ENDPOINT no tracer is
- * installed but Effect's own (runtime/Telemetry.ts), which keeps nothing: every span a request
- * made was built and dropped, the platform's `http.server` span first (a URL parsed, the headers
- * redacted, a span and its context provided around the whole request), then one per use case and
- * one per statement. `withoutUnreceivedSpans` serves such a server with the platform's request
- * span off and Effect's tracer disabled (spans are then no-op spans). With a tracer installed
+ * Spans only where something receives them (adapters' ops/UnreceivedSpans.ts). Without
+ * OTEL_EXPORTER_OTLP_ENDPOINT no tracer is installed but Effect's own (runtime/Telemetry.ts),
+ * which keeps nothing: every span a request made was built and dropped, the platform's
+ * `http.server` span first (a URL parsed, the headers redacted, a span and its context provided
+ * around the whole request), then one per use case and one per statement.
+ * `withoutUnreceivedSpans` serves such a server with the platform's request span off and Effect's
+ * tracer disabled (spans are then not made at all: the domain's `Spans`). With a tracer installed
  * (OpenTelemetry, or a test's), nothing changes.
  *
  * The request span was also where the router writes the route it matched (`http.route`), which
@@ -12,16 +13,14 @@
  * request without a span one that only records attributes, set on the request's own fiber.
  */
 import { HttpMiddleware } from "@effect/platform"
+import { spansReceived } from "@app/adapters/ops/UnreceivedSpans"
 import { Context, Effect, FiberRef, Layer, Option, Tracer } from "effect"
-
-/** The tracer of a fiber no tracer was installed for (Effect's default services). */
-const effectsOwnTracer = Effect.runSync(Effect.tracer)
 
 /** The layer as it is when a tracer is installed; else with the request span and Effect's tracer off. */
 export const withoutUnreceivedSpans = <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
   Layer.unwrapEffect(
-    Effect.map(Effect.tracer, (tracer) =>
-      tracer !== effectsOwnTracer
+    Effect.map(spansReceived, (received) =>
+      received
         ? layer
         : layer.pipe(
           HttpMiddleware.withTracerDisabledWhen(() => true),
