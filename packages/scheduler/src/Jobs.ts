@@ -29,7 +29,7 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
       const running = yield* FiberSet.make()
       const runFork = yield* FiberSet.runtime(running)<Effect.Effect.Context<Jobs[number]["run"]>>()
       // without a tracer that receives them, runs make no spans (adapters' ops/UnreceivedSpans.ts):
-      // a payout's ~21 spans were a sixth of its runtime steps, built and dropped
+      // a payout's ~21 spans were a fifth of its runtime steps, built and dropped
       const tracing = yield* spansReceived
       for (const job of jobs) {
         // job_runs_total{job,result} and job_duration_seconds{job} (ops/Metrics.ts); a run

@@ -2,11 +2,11 @@
  * Spans that cost nothing when nothing receives them.
  *
  * Without a tracer installed, the server and the scheduler turn Effect's tracer off
- * (`FiberRef.currentTracerEnabled`; http edge/UnreceivedSpans.ts): every span is then a no-op span,
+ * (`FiberRef.currentTracerEnabled`; adapters' ops/UnreceivedSpans.ts): every span is then a no-op span,
  * never exported. `Effect.withSpan` still builds it, runs the effect under `onExit` to end it, and
  * provides it as the parent span (a context copy, restored afterwards): ~20 of Effect's runtime
  * steps per span, for nothing. A payout made ~21 spans (its statements, its provider calls, the
- * saga's), a third of its steps spent on spans; GET /customers/me three.
+ * saga's), a fifth of its runtime steps (1,277 → 1,020 without them); GET /customers/me three.
  *
  * `withSpan` and `useSpan` here are Effect's when the tracer is on, and step aside when it is off
  * (one step to read the flag). With the tracer on, the span is the same (name, attributes, kind,
