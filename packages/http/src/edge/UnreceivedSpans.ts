@@ -14,6 +14,7 @@
  */
 import { HttpMiddleware } from "@effect/platform"
 import { spansReceived } from "@app/adapters/ops/UnreceivedSpans"
+import { Spans } from "@app/domain"
 import { Context, Effect, FiberRef, Layer, Option, Tracer } from "effect"
 
 /** The layer as it is when a tracer is installed; else with the request span and Effect's tracer off. */
@@ -28,27 +29,17 @@ export const withoutUnreceivedSpans = <A, E, R>(layer: Layer.Layer<A, E, R>): La
         ))
   )
 
-/** A span that keeps its attributes and nothing else: never exported, never ended. */
+/** A span that keeps its attributes and nothing else (the domain's `Spans.spanOff` otherwise). */
 const routeRecorder = (): Tracer.Span => {
   const attributes = new Map<string, unknown>()
   return {
-    _tag: "Span",
+    ...Spans.spanOff,
     name: "http.server",
-    spanId: "",
-    traceId: "",
-    parent: Option.none(),
-    context: Context.empty(),
-    status: { _tag: "Started", startTime: 0n },
-    attributes,
-    links: [],
-    sampled: false,
     kind: "server",
-    end: () => {},
+    attributes,
     attribute: (key, value) => {
       attributes.set(key, value)
-    },
-    event: () => {},
-    addLinks: () => {}
+    }
   }
 }
 
