@@ -9,7 +9,7 @@
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber, FiberRef, HashMap, Option } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, FiberRef, HashMap, Option } from "effect"
 import { requestTimeout } from "../src/edge/RequestTimeout.js"
 
 const post = HttpServerRequest.fromWeb(new Request("http://localhost/api/v1/transfers", { method: "POST" }))
@@ -28,6 +28,22 @@ const workSettingRefs = (status: number) =>
     yield* FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set<string, unknown>("set-by-work", "yes"))
     yield* Effect.sleep("20 millis")
     return HttpServerResponse.text("done", { status })
+  })
+
+/**
+ * Work that never answers: it tells when it has started and, interrupted, runs a last step of
+ * `finalizerMs` (uninterruptible, like a money step) before it tells it was interrupted.
+ */
+const neverAnswering = (finalizerMs: number) =>
+  Effect.gen(function*() {
+    const started = yield* Deferred.make<void>()
+    const interrupted = yield* Deferred.make<void>()
+    const work = Deferred.succeed(started, undefined).pipe(
+      Effect.zipRight(Effect.never),
+      Effect.onInterrupt(() => Effect.sleep(Duration.millis(finalizerMs)).pipe(Effect.zipRight(Deferred.succeed(interrupted, undefined)))),
+      Effect.as(HttpServerResponse.empty())
+    )
+    return { work, started, interrupted }
   })
 
 /** What `workSettingRefs` set, as the request's fiber sees it once answered. */
@@ -53,14 +69,10 @@ describe("requestTimeout, a request that may move money (its work in a fiber of 
 
   it.live("past the limit: 503 REQUEST_TIMEOUT at the limit, without waiting for the work, which is interrupted", () =>
     Effect.gen(function*() {
-      const interrupted = yield* Deferred.make<void>()
-      const app = Effect.never.pipe(
-        // an uninterruptible step at the end of the work (a money step): the answer must not wait for it
-        Effect.onInterrupt(() => Effect.sleep("500 millis").pipe(Effect.zipRight(Deferred.succeed(interrupted, undefined)))),
-        Effect.as(HttpServerResponse.empty())
-      )
+      // an uninterruptible step at the end of the work (a money step): the answer must not wait for it
+      const { interrupted, work } = yield* neverAnswering(500)
       const started = Date.now()
-      const response = yield* run(app, 100)
+      const response = yield* run(work, 100)
       const took = Date.now() - started
       expect(response.status).toBe(503)
       expect(response.headers["retry-after"]).toBe("5")
@@ -72,14 +84,8 @@ describe("requestTimeout, a request that may move money (its work in a fiber of 
 
   it.live("a request interrupted while its work runs: the work is interrupted, and the request does not wait for it", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<void>()
-      const interrupted = yield* Deferred.make<void>()
-      const app = Deferred.succeed(started, undefined).pipe(
-        Effect.zipRight(Effect.never),
-        Effect.onInterrupt(() => Effect.sleep("500 millis").pipe(Effect.zipRight(Deferred.succeed(interrupted, undefined)))),
-        Effect.as(HttpServerResponse.empty())
-      )
-      const fiber = yield* Effect.fork(run(app, 10_000))
+      const { interrupted, started, work } = yield* neverAnswering(500)
+      const fiber = yield* Effect.fork(run(work, 10_000))
       yield* Deferred.await(started)
       const before = Date.now()
       yield* Fiber.interrupt(fiber)
@@ -104,18 +110,14 @@ describe("requestTimeout, a read (its work on the request's fiber)", () => {
 
   it.live("past the limit: the work is interrupted where it is, then the 503 REQUEST_TIMEOUT, which the request's fiber goes on to write", () =>
     Effect.gen(function*() {
-      const interrupted = yield* Deferred.make<void>()
-      const app = Effect.never.pipe(
-        // the interruption's own finalizer: on the request's fiber, the 503 comes after it
-        Effect.onInterrupt(() => Effect.sleep("150 millis").pipe(Effect.zipRight(Deferred.succeed(interrupted, undefined)))),
-        Effect.as(HttpServerResponse.empty())
-      )
+      // the interruption's own finalizer: on the request's fiber, the 503 comes after it
+      const { interrupted, work } = yield* neverAnswering(150)
       const started = Date.now()
       // the request's fiber, as the platform runs it: uninterruptible, and it goes on after the
       // middleware (the answer's writing, the scope's finalizers), async steps included
       const answered = yield* Deferred.make<HttpServerResponse.HttpServerResponse>()
       const fiber = yield* Effect.fork(Effect.uninterruptible(
-        Effect.flatMap(runGet(app, 100), (response) =>
+        Effect.flatMap(runGet(work, 100), (response) =>
           Effect.sleep("10 millis").pipe(Effect.zipRight(Deferred.succeed(answered, response))))
       ))
       yield* Fiber.await(fiber)
@@ -130,14 +132,8 @@ describe("requestTimeout, a read (its work on the request's fiber)", () => {
 
   it.live("a read whose client went away: its work is interrupted, and the request ends interrupted, not with a 503", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<void>()
-      const interrupted = yield* Deferred.make<void>()
-      const app = Deferred.succeed(started, undefined).pipe(
-        Effect.zipRight(Effect.never),
-        Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)),
-        Effect.as(HttpServerResponse.empty())
-      )
-      const fiber = yield* Effect.fork(runGet(app, 10_000))
+      const { interrupted, started, work } = yield* neverAnswering(0)
+      const fiber = yield* Effect.fork(runGet(work, 10_000))
       yield* Deferred.await(started)
       const exit = yield* Fiber.interrupt(fiber)
       expect(Exit.isInterrupted(exit)).toBe(true)
