@@ -127,7 +127,8 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("delete
       expect(yield* outboxRows(c.email)).toHaveLength(3)
       expectDeleted(expectSuccess(yield* deleteAccount(c, { via: "mobile" }), { apiObject: CUSTOMER }))
       const after = yield* rowsOf(c.customerId)
-      expect(after).toMatchObject({ transactions: 0, beneficiaries: 0 })
+      // the transactions stay (the ledger is kept; a movement row is never deleted), with a sealed copy retained
+      expect(after).toMatchObject({ transactions: 2, beneficiaries: 0 })
       expect(after.deletion[0]).toMatchObject({ status: "pending_review", via: "mobile" })
       const counts = typeof after.deletion[0]!.counts === "string" ? JSON.parse(after.deletion[0]!.counts) : after.deletion[0]!.counts
       expect(counts).toMatchObject({ transactions: 2, beneficiaries: 1, spendings: 1, tickets: 1 })

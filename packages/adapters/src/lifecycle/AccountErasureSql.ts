@@ -89,7 +89,9 @@ const ERASERS: ReadonlyArray<(sql: Sql, e: Erasure) => Statement<never>> = [
   (sql, e) => sql`DELETE FROM notification_outbox WHERE ${OUTBOX_OF(sql, e)} AND NOT ${OUTBOX_KEPT(sql)}`,
   (sql, e) => sql`DELETE FROM plan_instalments WHERE plan_id IN (SELECT id FROM disbursement_plans WHERE customer_id = ${e.customerId})`,
   (sql, e) => sql`DELETE FROM disbursement_plans WHERE customer_id = ${e.customerId}`,
-  (sql, e) => sql`DELETE FROM transactions WHERE customer_id = ${e.customerId}`,
+  // never the customer's transactions: the ledger is kept (the spec's 5 years), and a movement that
+  // is not final yet (a transfer the bank answered "pending", before this rule) is still driven and
+  // reconciled to its final state, its reversal included (see Steps.afterReversal)
   (sql, e) => sql`DELETE FROM notices WHERE customer_id = ${e.customerId}`,
   (sql, e) => sql`DELETE FROM beneficiaries WHERE customer_id = ${e.customerId}`,
   (sql, e) => sql`DELETE FROM pin_guards WHERE customer_id = ${e.customerId}`,

@@ -198,6 +198,15 @@ export const TransferRepoSql = Layer.effect(
           sql<{ readonly inFlight: boolean }>`
             SELECT EXISTS (SELECT 1 FROM transactions WHERE customer_id = ${customerId} AND in_flight) AS in_flight`
         ).pipe(Effect.map((rows) => rows[0]?.inFlight === true)),
+      hasUnsettledMovement: (customerId, except) =>
+        orDieDb(
+          sql<{ readonly unsettled: boolean }>`
+            SELECT EXISTS (
+              SELECT 1 FROM transactions
+              WHERE customer_id = ${customerId} AND type = 'transfer' AND status = 'pending'
+                ${except === undefined ? sql`` : sql`AND id <> ${except}`}
+            ) AS unsettled`
+        ).pipe(Effect.map((rows) => rows[0]?.unsettled === true)),
       update: (claim, patch, now) =>
         first(journalWrite(claim, patch, now, sql`*`)).pipe(
           orDieDb,

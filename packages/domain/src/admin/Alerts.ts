@@ -29,6 +29,10 @@
  * - `closed_account_deposit` (critical): money reached the core account of a closed customer (frozen
  *   at the bank) and was recorded as a deposit on their ledger. Refund it to the sender (or the
  *   customer's withdrawal account) by hand.
+ * - `reversal_to_frozen_account` (critical): a movement failed and its debit was reversed into the
+ *   core account of a customer who is closed, deleted or suspended (frozen at the bank): the money is
+ *   there but the customer cannot move it. Refund it to the customer by hand (the transaction id names
+ *   the movement), then acknowledge.
  * - `notification_undelivered` (warning): an email or SMS could not be delivered after its retries
  *   (the relay or gateway is down, too slow, refused it, or is not configured in production). One
  *   alert per channel and message kind while open; occurrences count the messages lost. The message
@@ -59,6 +63,7 @@ export const AlertKind = Schema.Literal(
   "account_closure_stuck",
   "account_deletion_failed",
   "closed_account_deposit",
+  "reversal_to_frozen_account",
   "notification_undelivered",
   "customer_freeze_failed"
 )
@@ -78,6 +83,7 @@ export const severityOf: { readonly [K in AlertKind]: AlertSeverity } = {
   account_closure_stuck: "warning",
   account_deletion_failed: "critical",
   closed_account_deposit: "critical",
+  reversal_to_frozen_account: "critical",
   notification_undelivered: "warning",
   customer_freeze_failed: "critical"
 }

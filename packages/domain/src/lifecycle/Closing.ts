@@ -138,7 +138,9 @@ export const startClosure = (found: AccountWithCustomer, request: ClosureRequest
     const accountNumber = customer.coreAccountNumber
     if (accountNumber === null) return yield* new NoBankAccount()
     const transfers = yield* TransferRepo
-    if (yield* transfers.hasMovementInFlight(customer.id)) return yield* new MovementInFlight()
+    // any movement not final, a transfer the bank answered "pending" included (its failure would
+    // reverse the money into a frozen, closed account): the spec's "a transaction in progress"
+    if (yield* transfers.hasUnsettledMovement(customer.id)) return yield* new MovementInFlight()
     const plan = yield* openPlanOf(customer.id)
     const destination = yield* destinationOf(customer.id, plan)
     const nip = yield* Settings.get(Settings.NipFees)
@@ -179,6 +181,11 @@ export const startClosure = (found: AccountWithCustomer, request: ClosureRequest
         return yield* new AccountNotActive({ customerStatus: "closing" })
       }
       yield* accounts.transitionStatus(found.account.id, "active", "closing", at)
+      // The status read above takes no lock: a change committed since (an admin freeze, say) makes
+      // the transition match no row. Only a customer `closing` now may go on; anything else rolls
+      // the closure back, refused on the status they have now.
+      const moved = Option.getOrThrow(yield* accounts.findById(found.account.id)).customer
+      if (moved.customerStatus !== "closing") return yield* new AccountNotActive({ customerStatus: moved.customerStatus })
       let transfer: Transfer | null = null
       if (amountKobo > 0n) {
         const created = yield* transfers.create(newTransfer({
@@ -204,6 +211,9 @@ export const startClosure = (found: AccountWithCustomer, request: ClosureRequest
         if (!created.created) return yield* new IdempotencyConflict()
         transfer = created.transfer
       }
+      // Again, now that the sweep holds the customer's in-flight slot (a movement starting from now
+      // waits for this unit of work and is refused): one that started after the check above.
+      if (yield* transfers.hasUnsettledMovement(customer.id, transfer?.id)) return yield* new MovementInFlight()
       return { closure, transfer }
     })).pipe(Effect.tap(({ transfer }) => (transfer === null ? Effect.void : drive(transfer)))))
     yield* settleClosure(started.closure.id)

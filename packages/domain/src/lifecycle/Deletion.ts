@@ -10,6 +10,8 @@ import { AccountRepo } from "../account/Ports.js"
 import { passOtpGate } from "../auth/OtpGate.js"
 import { CoreBanking } from "../banking/CoreBanking.js"
 import { now } from "../shared/UseCase.js"
+import { MovementInFlight } from "../transfers/Errors.js"
+import { TransferRepo } from "../transfers/Ports.js"
 import { answerOf, closeRequestHash, closureByKey, settleClosure, startClosure } from "./Closing.js"
 import { deleteNow } from "./Erasure.js"
 import { AccountFrozen, CloseAccountFirst } from "./Errors.js"
@@ -62,6 +64,12 @@ export const deleteAccount = (accountId: string, input: DeleteAccountInput) =>
     // frozen by staff or the PIN lock: refused before the gate (a suspended customer cannot ask
     // for a code, and this spends none); the authentication lets them reach this endpoint only
     if (customer.customerStatus === "suspended") return yield* new AccountFrozen()
+    // a movement not final (a transfer the bank answered "pending" included) holds the closure and
+    // the deletion back until reconciliation settles it: 400, before the gate. While `closing`, the
+    // only one is the closure's own sweep, which the deletion follows.
+    if (customer.customerStatus !== "closing" && (yield* (yield* TransferRepo).hasUnsettledMovement(customer.id))) {
+      return yield* new MovementInFlight()
+    }
     // an account with money at the bank and no closure under way must be closed first: its 409s
     // come before the gate too, so the client resends the same code with an idempotencyKey
     let closeKey: string | null = null

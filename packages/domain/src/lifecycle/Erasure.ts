@@ -12,6 +12,8 @@ import { CoreBanking } from "../banking/CoreBanking.js"
 import { PlanRepo } from "../plans/Ports.js"
 import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
+import { MovementInFlight } from "../transfers/Errors.js"
+import { TransferRepo } from "../transfers/Ports.js"
 import { DeletionFailed } from "./Errors.js"
 import { DeletionRecord } from "./Model.js"
 import { AccountErasure } from "./Ports.js"
@@ -37,13 +39,19 @@ const lastBalance = (accountNumber: string | null) =>
 
 /**
  * Deletes the account now (the caller checked it may be: closed, or never banked). Idempotent: a
- * customer already deleted answers its deletion's retainUntil. DeletionFailed (and a critical staff
+ * customer already deleted answers its deletion's retainUntil. MovementInFlight while a movement of
+ * the customer is not final (nothing done). DeletionFailed (and a critical staff
  * alert) when the unit of work fails: nothing changed.
  */
 export const deleteNow = (found: AccountWithCustomer, via: string | null) =>
   Effect.gen(function*() {
     const erasure = yield* AccountErasure
     const customerId = found.customer.id
+    // never with a movement not final: its outcome (a reversal, say) is still to come. Movement rows
+    // outlive the erasure (AccountErasure keeps them), but a deletion waits for them to settle.
+    if (found.customer.customerStatus !== "deleted" && (yield* (yield* TransferRepo).hasUnsettledMovement(customerId))) {
+      return yield* new MovementInFlight()
+    }
     const at = yield* now
     const deletionId = yield* (yield* Ids).next
     const retainUntil = retainUntilFrom(at)

@@ -42,9 +42,10 @@ export interface Erasure {
 
 /**
  * The erasure of a customer's personal data (SQL: one statement per kind of data, run in the
- * caller's unit of work). `erase` moves what must be retained (transactions, KYC) to the retention
+ * caller's unit of work). `erase` copies what must be retained (transactions, KYC) to the retention
  * store under the deletion's id, encrypted so that nothing personal is readable without the
- * retention key, deletes what must go (saved beneficiaries, sessions, PIN, queued messages but a
+ * retention key, keeps the transaction rows themselves (a movement row is never deleted: one not
+ * final yet is still reconciled), deletes what must go (saved beneficiaries, sessions, PIN, queued messages but a
  * closure statement not sent yet, …),
  * replaces the personal fields of the account with a non-personal tombstone (freeing email, phone
  * and BVN), and answers the counts of what was tied to the customer. Features added later register

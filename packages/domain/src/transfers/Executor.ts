@@ -25,7 +25,7 @@ import { MovementLost } from "./Errors.js"
 import type { Transfer, TransferClaim, TransferPatch } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { decide, nextRequeryDelayMs, protectingLien, referencesOf } from "./Saga.js"
-import { type AccountCall, ask, freshSession, INSUFFICIENT_BALANCE, journalWith, LEASE, load, lostBeforeStart, notifyFailure, requery, reversalRefused, stepAside } from "./Steps.js"
+import { type AccountCall, afterReversal, ask, freshSession, INSUFFICIENT_BALANCE, journalWith, LEASE, load, lostBeforeStart, requery, reversalRefused, stepAside } from "./Steps.js"
 import { tracedSpan, withSpan } from "../shared/Spans.js"
 
 const MAX_STEPS = 24
@@ -98,7 +98,7 @@ const run = <R>(held: TransferClaim, loaded: Effect.Effect<Transfer, never, R>) 
             yield* Effect.logInfo("money movement finished").pipe(
               Effect.annotateLogs({ transactionId: t.id, status: action.status, reason: t.failureReason ?? "" })
             )
-            if (action.status === "failed" && t.debitState === "applied") yield* notifyFailure(t)
+            if (action.status === "failed" && t.debitState === "applied") yield* afterReversal(t)
             return t
           }
           case "LiftPnd": {

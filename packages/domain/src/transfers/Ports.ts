@@ -24,6 +24,12 @@ export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRep
   /** Whether a movement of this customer is pending with its account not yet restored. */
   readonly hasMovementInFlight: (customerId: string) => Effect.Effect<boolean>
   /**
+   * Whether a movement of this customer other than `except` is not final (status pending), the
+   * account restored or not: a transfer the bank answered "pending" counts until reconciliation
+   * settles it. What closing and deleting an account wait for (a reversal may still come).
+   */
+  readonly hasUnsettledMovement: (customerId: string, except?: string) => Effect.Effect<boolean>
+  /**
    * Writes journal fields (and updated_at = now) only while `claim.epoch` is still the movement's
    * epoch; returns the updated record. MovementLost when it is not: another driver claimed the
    * movement since (the caller must stop at once, with no further provider call).

@@ -4,6 +4,7 @@
  * operator, and the customer's notice of a failed movement.
  */
 import { Duration, Effect, Option } from "effect"
+import { AccountRepo } from "../account/Ports.js"
 import { raiseAlert } from "../admin/Alerts.js"
 import { CoreBanking, type CoreBankingError, type RequeryStatus, ResponseCodes } from "../banking/CoreBanking.js"
 import * as Notices from "../notifications/Notices.js"
@@ -146,6 +147,33 @@ export const reversalRefused = (t: Transfer, reason: string) =>
       "The customer's money is held in settlement: credit it back by hand.",
     customerId: t.customerId,
     transactionId: t.id
+  })
+
+/** Customers whose core account is frozen (closed, deleted, suspended): money credited there is stuck. */
+const FROZEN_STATUSES: ReadonlyArray<string> = ["closed", "deleted", "suspended"]
+
+/**
+ * After a movement failed with its debit reversed: the money is back in the customer's core account.
+ * When that account is frozen (the customer closed, deleted or suspended) the credit is stuck there
+ * and no one would know: a critical staff alert (`reversal_to_frozen_account`). The customer is told
+ * (notifyFailure) unless they are deleted (their contact details are erased).
+ */
+export const afterReversal = (t: Transfer) =>
+  Effect.gen(function*() {
+    const found = yield* (yield* AccountRepo).findByCustomerId(t.customerId)
+    const status = Option.match(found, { onNone: () => "deleted", onSome: (f) => f.customer.customerStatus as string })
+    if (FROZEN_STATUSES.includes(status)) {
+      yield* raiseAlert({
+        kind: "reversal_to_frozen_account",
+        dedupKey: `reversal_to_frozen_account:${t.id}`,
+        message: `Movement ${t.id} failed and its debit (${formatNaira(t.amountKobo + t.feeKobo)}) was reversed into core account ` +
+          `${t.sourceAccountNumber} of customer ${t.customerId}, whose account is ${status} (frozen at the bank): the money is ` +
+          "there but the customer cannot move it. Refund it to the customer by hand.",
+        customerId: t.customerId,
+        transactionId: t.id
+      })
+    }
+    if (status !== "deleted") yield* notifyFailure(t)
   })
 
 /**

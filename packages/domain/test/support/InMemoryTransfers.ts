@@ -61,6 +61,8 @@ export const InMemoryTransferRepoLive = Layer.effect(
       findById: (id) => Effect.map(Ref.get(ref), (m) => Option.fromNullable(m.get(id))),
       hasMovementInFlight: (customerId) =>
         Effect.map(Ref.get(ref), (m) => [...m.values()].some((t) => t.customerId === customerId && inFlight(t))),
+      hasUnsettledMovement: (customerId, except) =>
+        Effect.map(Ref.get(ref), (m) => [...m.values()].some((t) => t.customerId === customerId && t.status === "pending" && t.id !== except)),
       findByIdempotencyKey: (customerId, key) =>
         Effect.map(Ref.get(ref), (m) =>
           Option.fromNullable([...m.values()].find((t) => t.customerId === customerId && t.idempotencyKey === key))),
