@@ -1,5 +1,5 @@
 import {describe, expect, it} from "@effect/vitest"
-import {Deferred, Effect, Fiber, Option} from "effect"
+import {Deferred, Effect, Fiber, Layer, Option} from "effect"
 import { CoreBanking, TestFunding } from "../src/banking/CoreBanking.js"
 import { AccountRepo } from "../src/account/Ports.js"
 import { SettingsStore } from "../src/settings/Settings.js"
@@ -7,8 +7,11 @@ import * as Transfers from "../src/transfers/index.js"
 import {bankedAda, inMemory} from "./support/Fixtures.js"
 import {FakeBank} from "./support/FakeBank.js"
 import {InMemoryTransfersLive, TransferStore} from "./support/InMemoryTransfers.js"
+import {InMemoryPlansLive} from "./support/InMemoryPlans.js"
 
-const withTransfers = <A, E>(effect: Effect.Effect<A, E, any>) => inMemory(Effect.provide(effect, InMemoryTransfersLive))
+// plans too: a transfer leaves the customer's plan reserve in the wallet (none of these customers has a plan)
+const withTransfers = <A, E>(effect: Effect.Effect<A, E, any>) =>
+  inMemory(Effect.provide(effect, InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive))))
 
 const request = (patch: Partial<Transfers.ManualTransferInput> = {}): Transfers.ManualTransferInput => ({
   destinationAccountNumber: "0123450001",

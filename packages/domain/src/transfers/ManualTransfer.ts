@@ -7,6 +7,8 @@ import { AccountNotActive } from "../account/Errors.js"
 import { CoreBanking } from "../banking/CoreBanking.js"
 import { NoBankAccount } from "../banking/Errors.js"
 import * as Beneficiaries from "../beneficiaries/Beneficiaries.js"
+import { reservedFor } from "../plans/Activation.js"
+import { PlanRepo } from "../plans/Ports.js"
 import * as Settings from "../settings/Settings.js"
 import type { Kobo } from "../shared/Money.js"
 import { Ids, SecretHasher } from "../shared/Ports.js"
@@ -46,7 +48,7 @@ const canonicalRequest = (input: ManualTransferInput) =>
  * `POST /transactions/transfer`. The idempotency key is scoped to the customer: a repeat with the
  * same body returns the original movement (no second debit, whatever happened since); the same key
  * with another body is IdempotencyConflict. A new movement is validated (active customer, first
- * deposit made, destination verified, balance covers amount + fee), stored, and driven through the
+ * deposit made, destination verified, the balance less the plan's reserve covers amount + fee), stored, and driven through the
  * saga within the request; it answers confirmed or pending, or fails with TransferFailed after its
  * compensation ran.
  */
@@ -77,15 +79,17 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
     // told before the balance: a movement in flight holds a lien that makes the balance look short
     if (yield* repo.hasMovementInFlight(customer.id)) return yield* replayOrRefuse
 
-    const fee = Fees.quote(input.amountKobo, yield* Settings.get(Settings.NipFees))
+    const nip = yield* Settings.get(Settings.NipFees)
+    const fee = Fees.quote(input.amountKobo, nip)
     const feeKobo = fee.feeKobo + fee.vatKobo
+    // the plan's committed pot is not the transfer's to spend: Extra Cash (its fee, its caps) is the
+    // only early way into it, close-account the only one without the penalty
+    const reserveKobo = yield* planReserve(customer.id, nip)
     const bank = yield* CoreBanking
     const snapshot = yield* bank.account(customer.coreAccountNumber)
-    if (snapshot.withdrawableBalanceKobo < input.amountKobo + feeKobo) {
-      return yield* new InsufficientBalance({
-        requiredKobo: input.amountKobo + feeKobo,
-        availableKobo: snapshot.withdrawableBalanceKobo
-      })
+    const availableKobo = snapshot.withdrawableBalanceKobo > reserveKobo ? snapshot.withdrawableBalanceKobo - reserveKobo : 0n
+    if (availableKobo < input.amountKobo + feeKobo) {
+      return yield* new InsufficientBalance({ requiredKobo: input.amountKobo + feeKobo, availableKobo })
     }
     const sessionId = input.nipSessionId ??
       (yield* Beneficiaries.lookup(input.destinationAccountNumber, input.destinationBankCode)).nipSessionId
@@ -98,6 +102,9 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
       purpose: "manual_transfer",
       amountKobo: input.amountKobo,
       feeKobo,
+      // checked again by the saga against the balance it reads holding the in-flight slot, so two
+      // requests at once cannot both pass the check above and spend the pot between them
+      reserveKobo,
       destinationAccountNumber: input.destinationAccountNumber,
       destinationBankCode: input.destinationBankCode,
       destinationBankName: input.destinationBankName,
@@ -125,6 +132,17 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
     }
     return yield* outcome(created.transfer)
   }).pipe(withSpan("Transfers.startManualTransfer"))
+
+/**
+ * What a manual transfer must leave in the wallet: the reserve (`Plans.reservedFor`: remaining
+ * payouts and their NIP fees) of the customer's plan while it is committed to pay out, `active` or
+ * `paused` (its payouts resume once the plan is updated); nothing otherwise.
+ */
+const planReserve = (customerId: string, nip: Fees.NipFeeSchedule) =>
+  Effect.map(
+    Effect.flatMap(PlanRepo, (plans) => plans.findForCustomer(customerId)),
+    (plan) => Option.isSome(plan) && (plan.value.state === "active" || plan.value.state === "paused") ? reservedFor(plan.value, nip) : 0n
+  )
 
 export const outcome = (t: Transfer) =>
   t.status === "failed"
