@@ -6,16 +6,16 @@
  *   settles it, even though the saga already put the account back;
  * - the erasure never deletes movement rows: a retained movement of an erased customer is still
  *   reconciled to its final state;
- * - a reversal that lands on a closed or frozen account raises a staff alert;
+ * - a reversal (or a deposit) that lands on a closed or frozen account raises a staff alert;
  * - close-account racing an admin freeze: one of them wins, never both.
  */
-import { AccountRepo, CoreBanking, Lifecycle, Transfers } from "@app/domain"
+import { AccountRepo, Banking, CoreBanking, Lifecycle, Transfers } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { adminServer, rootToken } from "./support/AdminFixtures.js"
-import { actionOtp, bankCustomer } from "./support/BankingFixtures.js"
+import { actionOtp, bankCustomer, inboundTransfer } from "./support/BankingFixtures.js"
 import { expectFailure, expectSuccess, post } from "./support/Fixtures.js"
 import { alertKindsOf, atTheBank, booksBalance, CLOSE, closeAccount, DELETE, customerStatus, deleteAccount, due, sweepRow } from "./support/LifecycleFixtures.js"
 import { deposit } from "./support/PlanFixtures.js"
@@ -107,7 +107,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
         expect(yield* reconcile(id)).toBe("failed")
         expect((yield* atTheBank(c.accountNumber)).account.ledgerBalanceKobo).toBe(BigInt(FUND))
         // an active, unfrozen account: no alert
-        expect(yield* alertKindsOf(c.customerId)).not.toContain("reversal_to_frozen_account")
+        expect(yield* alertKindsOf(c.customerId)).not.toContain("frozen_account_credit")
         expect(expectSuccess(yield* closeAccount(c), { apiObject: CUSTOMER }).status).toBe("confirmed")
         yield* booksBalance
       }))
@@ -126,7 +126,11 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
         expect(yield* reconcile(id)).toBe("failed")
         expect((yield* movementRow(id))[0]!.reversalState).toBe("applied")
         expect((yield* atTheBank(c.accountNumber)).account).toMatchObject({ frozen: true, ledgerBalanceKobo: BigInt(FUND) })
-        expect(yield* alertKindsOf(c.customerId)).toContain("reversal_to_frozen_account")
+        expect(yield* alertKindsOf(c.customerId)).toContain("frozen_account_credit")
+        // any credit: a deposit that reaches the suspended customer is one more alert
+        yield* inboundTransfer(c.accountNumber, 50_000n)
+        yield* Banking.syncDeposits(c.id)
+        expect((yield* alertKindsOf(c.customerId)).filter((k) => k === "frozen_account_credit")).toHaveLength(2)
         yield* booksBalance
       }))
 
@@ -163,7 +167,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
         expect(yield* reconcile(id)).toBe("failed")
         expect((yield* movementRow(id))[0]!.reversalState).toBe("applied")
         expect((yield* atTheBank(c.accountNumber)).account).toMatchObject({ frozen: true, ledgerBalanceKobo: BigInt(FUND) })
-        expect(yield* alertKindsOf(c.customerId)).toContain("reversal_to_frozen_account")
+        expect(yield* alertKindsOf(c.customerId)).toContain("frozen_account_credit")
         // nothing is mailed to the erased customer's tombstone address
         expect(outbox().filter((m) => m.to === `deleted-${c.id}@deleted.invalid`)).toEqual([])
         yield* booksBalance

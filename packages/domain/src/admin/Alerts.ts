@@ -29,10 +29,12 @@
  * - `closed_account_deposit` (critical): money reached the core account of a closed customer (frozen
  *   at the bank) and was recorded as a deposit on their ledger. Refund it to the sender (or the
  *   customer's withdrawal account) by hand.
- * - `reversal_to_frozen_account` (critical): a movement failed and its debit was reversed into the
- *   core account of a customer who is closed, deleted or suspended (frozen at the bank): the money is
- *   there but the customer cannot move it. Refund it to the customer by hand (the transaction id names
- *   the movement), then acknowledge.
+ * - `frozen_account_credit` (critical): money was credited to the core account of a customer whose
+ *   account is frozen at the bank: a failed movement's debit reversed into the account of a customer
+ *   who is closed, deleted or suspended (the transaction id names the movement), or a deposit that
+ *   reached a suspended customer (deposits to closed accounts are `closed_account_deposit`). The money
+ *   is there but the customer cannot move it: refund it by hand, or keep it for the unfreeze, then
+ *   acknowledge.
  * - `notification_undelivered` (warning): an email or SMS could not be delivered after its retries
  *   (the relay or gateway is down, too slow, refused it, or is not configured in production). One
  *   alert per channel and message kind while open; occurrences count the messages lost. The message
@@ -63,7 +65,7 @@ export const AlertKind = Schema.Literal(
   "account_closure_stuck",
   "account_deletion_failed",
   "closed_account_deposit",
-  "reversal_to_frozen_account",
+  "frozen_account_credit",
   "notification_undelivered",
   "customer_freeze_failed"
 )
@@ -83,7 +85,7 @@ export const severityOf: { readonly [K in AlertKind]: AlertSeverity } = {
   account_closure_stuck: "warning",
   account_deletion_failed: "critical",
   closed_account_deposit: "critical",
-  reversal_to_frozen_account: "critical",
+  frozen_account_credit: "critical",
   notification_undelivered: "warning",
   customer_freeze_failed: "critical"
 }

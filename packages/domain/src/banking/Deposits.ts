@@ -56,6 +56,16 @@ const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
               "ledger; refund it to the sender or the customer by hand.",
             customerId: found.customer.id
           })
+        } else if (found.customer.customerStatus === "suspended") {
+          // frozen by staff or the PIN lock: the money is theirs, but stuck until the unfreeze
+          yield* raiseAlert({
+            kind: "frozen_account_credit",
+            dedupKey: `frozen_account_credit:${deposit.reference}`,
+            message: `A deposit of ${formatNaira(deposit.amountKobo)} (reference ${deposit.reference}) reached the core account ` +
+              `of customer ${found.customer.id}, who is suspended (frozen at the bank). It is recorded on their ledger; ` +
+              "check it with the freeze's reason (refund it, or leave it for the unfreeze).",
+            customerId: found.customer.id
+          })
         }
       }
     }

@@ -155,7 +155,7 @@ const FROZEN_STATUSES: ReadonlyArray<string> = ["closed", "deleted", "suspended"
 /**
  * After a movement failed with its debit reversed: the money is back in the customer's core account.
  * When that account is frozen (the customer closed, deleted or suspended) the credit is stuck there
- * and no one would know: a critical staff alert (`reversal_to_frozen_account`). The customer is told
+ * and no one would know: a critical staff alert (`frozen_account_credit`). The customer is told
  * (notifyFailure) unless they are deleted (their contact details are erased).
  */
 export const afterReversal = (t: Transfer) =>
@@ -164,8 +164,8 @@ export const afterReversal = (t: Transfer) =>
     const status = Option.match(found, { onNone: () => "deleted", onSome: (f) => f.customer.customerStatus as string })
     if (FROZEN_STATUSES.includes(status)) {
       yield* raiseAlert({
-        kind: "reversal_to_frozen_account",
-        dedupKey: `reversal_to_frozen_account:${t.id}`,
+        kind: "frozen_account_credit",
+        dedupKey: `frozen_account_credit:${t.id}`,
         message: `Movement ${t.id} failed and its debit (${formatNaira(t.amountKobo + t.feeKobo)}) was reversed into core account ` +
           `${t.sourceAccountNumber} of customer ${t.customerId}, whose account is ${status} (frozen at the bank): the money is ` +
           "there but the customer cannot move it. Refund it to the customer by hand.",
