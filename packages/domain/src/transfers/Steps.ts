@@ -3,7 +3,7 @@
  * view of a movement, stepping aside when fenced out, fresh NIP sessions, refusals that need an
  * operator, and the customer's notice of a failed movement.
  */
-import { Duration, Effect, Option } from "effect"
+import { Cause, Duration, Effect, Option } from "effect"
 import { AccountRepo } from "../account/Ports.js"
 import { raiseAlert } from "../admin/Alerts.js"
 import { CoreBanking, type CoreBankingError, type RequeryStatus, ResponseCodes } from "../banking/CoreBanking.js"
@@ -166,15 +166,22 @@ export const afterReversal = (t: Transfer) =>
       yield* raiseAlert({
         kind: "frozen_account_credit",
         dedupKey: `frozen_account_credit:${t.id}`,
-        message: `Movement ${t.id} failed and its debit (${formatNaira(t.amountKobo + t.feeKobo)}) was reversed into core account ` +
-          `${t.sourceAccountNumber} of customer ${t.customerId}, whose account is ${status} (frozen at the bank): the money is ` +
-          "there but the customer cannot move it. Refund it to the customer by hand.",
+        message: `Movement ${t.id} failed and its debit (${formatNaira(t.amountKobo + t.feeKobo)}) was reversed into the core ` +
+          `account of customer ${t.customerId}, whose account is ${status} (frozen at the bank): the money is there but the ` +
+          "customer cannot move it. Refund it to the customer by hand.",
         customerId: t.customerId,
         transactionId: t.id
       })
     }
     if (status !== "deleted") yield* notifyFailure(t)
-  })
+  }).pipe(
+    // the movement is final already: what is told about it never undoes that (the cause is logged)
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError("could not tell of a reversed movement").pipe(
+        Effect.annotateLogs({ transactionId: t.id, cause: Cause.pretty(cause) })
+      )
+    )
+  )
 
 /**
  * Tells the customer that money taken for a movement came back: `disbursement_failed` for plan
