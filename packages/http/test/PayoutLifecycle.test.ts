@@ -4,7 +4,7 @@
  * them. The server runs on a travelling clock (support/TimeTravel.ts), so a test can stand at a
  * due date, run the due-payout job, and read the outcome through the API.
  */
-import { Plans } from "@app/domain"
+import { CoreBanking, Plans } from "@app/domain"
 import { conservation } from "@app/sandbox"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -214,15 +214,18 @@ layer(TimeTravelServer, { excludeTestServices: true, timeout: "180 seconds" })("
       expect(expectSuccess(yield* post(PLAN, dailyPlan({ totalAmountKobo: 300_000, durationDays: 3 }), emeka.accessToken), {
         apiObject: "Disbursement"
       })).toMatchObject({ status: "active" })
-      // then spends a little elsewhere: 1 kobo and its fee, so the last payout's fee is no longer there
-      expectSuccess(yield* post("/api/v1/transactions/transfer", {
-        destinationAccountNumber: "0123450001",
-        destinationBankCode: "000013",
-        destinationBankName: "GTBank",
-        destinationAccountName: "SANDBOX ACCOUNT 0001",
-        amountKobo: 1,
-        idempotencyKey: randomUUID()
-      }, emeka.accessToken), { apiObject: "Transaction" })
+      // then the wallet loses a little by other means than the service's (a charge taken at the bank:
+      // a manual transfer cannot spend the plan's reserve): 1 kobo and a fee, so the last payout's
+      // fee is no longer there
+      const bank = yield* CoreBanking
+      yield* Effect.orDie(bank.deactivatePnd(emeka.accountNumber))
+      yield* Effect.orDie(bank.debit({
+        accountNumber: emeka.accountNumber,
+        amountKobo: BigInt(1 + FEE),
+        reference: `C${randomUUID().replaceAll("-", "").slice(0, 11)}`,
+        narration: "Bank charge"
+      }))
+      yield* Effect.orDie(bank.activatePnd(emeka.accountNumber))
       yield* runAt("2033-06-08T08:00:30Z", emeka)
       expect(yield* plan(emeka)).toMatchObject({ status: "depleted", active: false, cyclesPaid: 2 })
       expect(outbox().filter((m) => m.to === emeka.email && m.kind === "plan_depleted").length).toBe(1)

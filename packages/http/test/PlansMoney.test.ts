@@ -4,7 +4,7 @@
  * paused) and a short wallet (depleted), Borrow and Extra Cash with their quotes, idempotency and caps.
  * The sandbox's books balance after every money test.
  */
-import { Plans } from "@app/domain"
+import { CoreBanking, Plans } from "@app/domain"
 import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
@@ -179,18 +179,17 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
     it.effect("a wallet that cannot cover the payout: the plan is depleted (plan_depleted), nothing is debited; funded and saved again, it resumes", () =>
       Effect.gen(function*() {
         const c = yield* planCustomer("depleted", { fundKobo: 700_000 + 7 * Number(nipFee(100_000n)) })
-        // the customer spends most of the wallet elsewhere
-        expectSuccess(
-          yield* post("/api/v1/transactions/transfer", {
-            destinationAccountNumber: "0123450001",
-            destinationBankCode: "000013",
-            destinationBankName: "GTBank",
-            destinationAccountName: "SANDBOX ACCOUNT 0001",
-            amountKobo: 650_000,
-            idempotencyKey: randomUUID()
-          }, c.accessToken),
-          { apiObject: "Transaction" }
-        )
+        // the wallet falls short by other means than the service's (a charge taken at the bank): a
+        // manual transfer cannot spend the plan's reserve (TransferReserve.test.ts)
+        const bank = yield* CoreBanking
+        yield* Effect.orDie(bank.deactivatePnd(c.accountNumber))
+        yield* Effect.orDie(bank.debit({
+          accountNumber: c.accountNumber,
+          amountKobo: 650_000n + nipFee(650_000n),
+          reference: `C${randomUUID().replaceAll("-", "").slice(0, 11)}`,
+          narration: "Bank charge"
+        }))
+        yield* Effect.orDie(bank.activatePnd(c.accountNumber))
         const left = 700_000n + 7n * nipFee(100_000n) - 650_000n - nipFee(650_000n)
         expect(yield* balanceOf(c.accessToken)).toBe(left)
         yield* makeDue(c.plan.id)
