@@ -6,6 +6,7 @@ import { mapDomainErrors } from "../DomainErrors.js"
 import { pageView } from "../shared/Paging.js"
 import { CurrentStaff } from "../shared/Security.js"
 import { approvalView } from "./ApprovalsApi.js"
+import { resolutionView } from "./LedgerHandlers.js"
 
 const admin = mapDomainErrors("Admin")
 const { Approvals } = StaffAccess
@@ -21,7 +22,7 @@ export const AdminApprovalsHandlers = HttpApiBuilder.group(Api, "adminApprovals"
       Effect.flatMap(CurrentStaff, (actor) => Approvals.approve(actor, path.id)).pipe(
         Effect.map(({ approval, result }) => ({
           approval: approvalView(approval),
-          result: "setting" in result ? result.setting : result.unfreeze
+          result: "setting" in result ? result.setting : "resolution" in result ? resolutionView(result.resolution) : result.unfreeze
         })),
         admin
       ))
