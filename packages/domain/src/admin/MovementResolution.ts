@@ -202,7 +202,9 @@ export const resolve = (actor: StaffMember, input: ResolveInput, requestedBy: st
     )
     // the customer is told their money is back, as the saga tells them of a reversed movement
     if (input.outcome === "credited_back") yield* notifyFailure(resolved)
-    const continued = yield* continueAfter(resolved)
+    // read before what follows: a deletion asked with the closure moves the customer's transactions
+    // to the retention store
     const transaction = Option.getOrThrow(yield* (yield* TransactionRepo).findById(t.id))
+    const continued = yield* continueAfter(resolved)
     return { transaction, resolution, ...continued } satisfies ResolveResult
   }).pipe(withSpan("MovementResolution.resolve", { attributes: { transactionId: input.transactionId } }))
