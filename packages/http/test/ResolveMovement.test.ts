@@ -234,6 +234,34 @@ layer(adminServer(), { excludeTestServices: true, timeout: "180 seconds" })("res
       yield* booksBalance
     }))
 
+  it.effect("two operators resolving a parked manual transfer at once, with opposite outcomes: one wins, the other is 409; one record, one audit row", () =>
+    Effect.gen(function*() {
+      const { admin } = yield* staff
+      const other = yield* member("superadmin")
+      const c = yield* bankCustomer("rm-race")
+      yield* deposit(c.accessToken, 200_000)
+      const sent = expectSuccess(yield* post(TRANSFER, transferBody(REFUSES_REVERSAL, 50_000), c.accessToken), { apiObject: "Transaction" })
+      expect(sent.status).toBe("pending")
+      const [row] = yield* movements(c.customerId, "manual_transfer")
+      expectParked(row)
+      const [a, b] = yield* Effect.all([
+        resolve(row!.id, { outcome: "credited_back", note: NOTE }, admin.token),
+        resolve(row!.id, { outcome: "delivered", note: NOTE }, other.token)
+      ], { concurrency: 2 })
+      expect([a.status, b.status].sort()).toEqual([200, 409])
+      const winner = a.status === 200 ? "credited_back" : "delivered"
+      const loser = a.status === 200 ? b : a
+      expect(loser.body.error).toMatchObject({ code: "MOVEMENT_NOT_AWAITING_OPERATOR", reason: "final" })
+      const sql = yield* SqlClient.SqlClient
+      const records = yield* sql<{ outcome: string }>`SELECT outcome FROM movement_resolutions WHERE transaction_id = ${row!.id}`
+      expect(records).toEqual([{ outcome: winner }])
+      expect(yield* auditOf(row!.id)).toHaveLength(1)
+      const [after] = yield* movements(c.customerId, "manual_transfer")
+      expect(after!.status).toBe(winner === "credited_back" ? "failed" : "confirmed")
+      expect(mails(c.email, "transfer_failed")).toHaveLength(winner === "credited_back" ? 1 : 0)
+      yield* booksBalance
+    }))
+
   it.effect("only a parked movement: one the saga still drives (pending at the bank) and a deposit are refused, nothing changes", () =>
     Effect.gen(function*() {
       const { admin } = yield* staff
