@@ -54,10 +54,12 @@ const ResolvePanel = ({ transaction, busy, onResolve }: {
             <p>
               Record <strong>{picked.label.toLowerCase()}</strong> for {shortId(transaction.id)}: {picked.means}. This cannot be undone.
             </p>
-            <button type="button" disabled={busy} onClick={() => void onResolve(picked.value, note.trim()).then((ok) => ok && setChosen(null))}>
-              Confirm: {picked.label.toLowerCase()}
-            </button>
-            <button type="button" className="secondary" disabled={busy} onClick={() => setChosen(null)}>Cancel</button>
+            <div className="inline-form">
+              <button type="button" disabled={busy} onClick={() => void onResolve(picked.value, note.trim()).then((ok) => ok && setChosen(null))}>
+                Confirm: {picked.label.toLowerCase()}
+              </button>
+              <button type="button" className="secondary" disabled={busy} onClick={() => setChosen(null)}>Cancel</button>
+            </div>
           </div>
         )}
     </div>
