@@ -19,6 +19,7 @@ import { AccountRepoSql } from "./account/AccountRepoSql.js"
 import { AlertRepoSql } from "./admin/AlertRepoSql.js"
 import { ApprovalRepoSql } from "./admin/ApprovalRepoSql.js"
 import { FreezeRepoSql } from "./admin/FreezeRepoSql.js"
+import { MovementResolutionSql } from "./admin/MovementResolutionSql.js"
 import { MovementChangeFeedSql } from "./admin/MovementChangeFeedSql.js"
 import { StaffDirectorySql } from "./admin/StaffDirectorySql.js"
 import { SignInFailuresSql, StaffLinkRepoSql, StaffRepoSql } from "./admin/StaffRepoSql.js"
@@ -90,6 +91,7 @@ const RepositoriesLive = Layer.mergeAll(
   AuditRepoSql,
   FreezeRepoSql,
   ApprovalRepoSql,
+  MovementResolutionSql,
   MovementChangeFeedSql,
   LedgerSearchSql,
   DeletionDeskSql,

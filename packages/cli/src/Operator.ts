@@ -48,7 +48,7 @@ const failureOf = (error: { readonly _tag: string; readonly message?: string }):
   const text = `${error._tag}${error.message ? `: ${error.message}` : ""}`
   if (error._tag.endsWith("NotFound")) return new CliFailure({ exitCode: 3, message: text })
   if (error._tag === "InvalidSettingValue" || error._tag === "InvalidStaffInput") return new CliFailure({ exitCode: 2, message: text })
-  if (/^(PermissionDenied|CustomerNot|Approval|OwnApproval|DeletionAlready|StaffEmailTaken|JobRetryRefused)/.test(error._tag)) {
+  if (/^(PermissionDenied|CustomerNot|Approval|OwnApproval|DeletionAlready|StaffEmailTaken|JobRetryRefused|MovementNotAwaitingOperator)/.test(error._tag)) {
     return new CliFailure({ exitCode: 4, message: text })
   }
   return new CliFailure({ exitCode: 1, message: text })

@@ -228,6 +228,48 @@ describe("the operator CLI, as processes", () => {
     expect((await cli("audit", "verify")).code).toBe(0)
   }, 180_000)
 
+  it("tx resolve: a movement parked after a refused reversal is resolved once, by a role allowed to (support 4, a bad outcome 2, a deposit or a second time 4, unknown 3)", async () => {
+    const parkedId = randomUUID()
+    await onDatabase(Effect.gen(function*() {
+      const customer = yield* newCustomer("bisi.cli", "72", at, { firstName: "Bisi", lastName: "Ade" })
+      // as the saga leaves it: transfer failed, reversal refused by the bank, account put back
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        INSERT INTO transactions (id, customer_id, type, purpose, amount_kobo, fee_kobo, status, failure_reason, created_at, updated_at,
+          source_account_number, destination_account_number, destination_bank_code, destination_bank_name, destination_account_name,
+          name_enquiry_session_id, narration, idempotency_key, request_hash,
+          pnd_lifted, lien_placed, debit_state, transfer_state, reversal_state, restored)
+        VALUES (${parkedId}, ${customer.id}, 'transfer', 'manual_transfer', 50000, 1075, 'pending', 'Transfer refused', ${at}, ${at},
+          ${customer.coreAccountNumber}, '0123450007', '000013', 'Guaranty Trust Bank (GTBank)', 'SANDBOX ACCOUNT 0007',
+          'S-CLI-2', 'Transfer', ${`cli-${parkedId}`}, 'cli-hash',
+          true, true, 'applied', 'failed', 'refused', true)`
+    }))
+    const denied = await cli("tx", "resolve", parkedId, "--outcome", "credited_back", "--note", "bank ref 1", "--operator", SUPPORT)
+    expect(denied.code).toBe(4)
+    expect(denied.err).toContain("PermissionDenied")
+    expect((await cli("tx", "resolve", parkedId, "--outcome", "refunded", "--note", "bank ref 1")).code).toBe(2)
+    const deposit = await cli("tx", "resolve", pendingId, "--outcome", "delivered", "--note", "bank ref 1")
+    expect(deposit.code).toBe(4)
+    expect(deposit.err).toContain("not a movement")
+    expect((await cli("tx", "resolve", randomUUID(), "--outcome", "delivered", "--note", "bank ref 1")).code).toBe(3)
+
+    const resolved = await cli("tx", "resolve", parkedId, "--outcome", "credited_back", "--note", "credited by hand, bank ref MC-9")
+    expect(resolved.code, resolved.err).toBe(0)
+    expect(resolved.out).toContain(`transaction ${parkedId} resolved credited_back: now failed`)
+    const again = await cli("tx", "resolve", parkedId, "--outcome", "delivered", "--note", "bank ref 2", "--json")
+    expect(again.code).toBe(4)
+    expect(again.err).toContain(`MovementNotAwaitingOperator: transaction ${parkedId} is failed (already final or resolved)`)
+    const stored = await onDatabase(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ status: string; outcome: string; note: string }>`
+        SELECT t.status, r.outcome, r.note FROM transactions t JOIN movement_resolutions r ON r.transaction_id = t.id WHERE t.id = ${parkedId}`
+      const audit = yield* sql<{ actorId: string }>`SELECT actor_id FROM audit_log WHERE action = 'movement.resolve' AND target_id = ${parkedId}`
+      return { row, audit }
+    }))
+    expect(stored.row).toEqual({ status: "failed", outcome: "credited_back", note: "credited by hand, bank ref MC-9" })
+    expect(stored.audit).toHaveLength(1)
+  }, 180_000)
+
   it("jobs failed --retry: a plan paused after 3 failed payouts is listed, resumed due now (4 for a refusal, 3 for an unknown id); the next run starts a new attempt through the saga", async () => {
     const ids = [randomUUID(), randomUUID(), randomUUID()]
     const planId = randomUUID()

@@ -5,7 +5,7 @@
  */
 export type Permission =
   | "overview:read" | "customers:read" | "customers:freeze" | "customers:unfreeze" | "deletions:read"
-  | "deletions:review" | "transactions:read" | "transactions:requery" | "disbursements:read" | "jobs:read" | "jobs:retry"
+  | "deletions:review" | "transactions:read" | "transactions:requery" | "transactions:resolve" | "disbursements:read" | "jobs:read" | "jobs:retry"
   | "settings:read" | "settings:write" | "staff:invite" | "staff:send_link" | "support:read" | "support:reply"
   | "support:note" | "support:assign" | "support:resolve" | "audit:read" | "audit:verify" | "alerts:read"
   | "alerts:ack"
@@ -153,6 +153,11 @@ export interface Approval {
   readonly action: { readonly _tag: "settings.update"; readonly key: string; readonly value: unknown } | {
     readonly _tag: "customer.unfreeze"
     readonly customerId: string
+  } | {
+    readonly _tag: "movement.resolve"
+    readonly transactionId: string
+    readonly outcome: ResolutionOutcome
+    readonly note: string
   }
   readonly status: "pending" | "approved" | "rejected"
   readonly requestedBy: string
@@ -160,6 +165,20 @@ export interface Approval {
   readonly decidedBy: string | null
   readonly decidedAt: string | null
   readonly note: string | null
+}
+/** What staff established with the bank about a movement parked after a refused reversal. */
+export type ResolutionOutcome = "credited_back" | "delivered"
+export interface Resolution {
+  readonly transaction: Transaction
+  readonly resolution: {
+    readonly outcome: ResolutionOutcome
+    readonly note: string
+    readonly requestedBy: string
+    readonly resolvedBy: string
+    readonly resolvedAt: string
+  }
+  readonly closureStatus: string | null
+  readonly planState: string | null
 }
 export interface PendingApproval {
   readonly pendingApproval: Approval

@@ -7,6 +7,7 @@
  * is saved as a PNG under .artifacts/console/ (the dashboard also as docs/console-dashboard.png).
  */
 import { execFileSync } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -238,6 +239,43 @@ describe.skipIf(!enabled)("admin console in headless Chromium", () => {
     await page.getByRole("heading", { name: /^Requery of/ }).waitFor()
     await expectLabelled()
     await shot("06-transactions")
+  })
+
+  it("resolves a movement the bank refused to reverse, only after a confirmation", async () => {
+    // a transfer to the sandbox's 0007: the bank refuses it and then its reversal, and the saga parks it
+    // (the customer signs in again: the freeze above revoked their sessions)
+    const login = await api(base, "POST", "/api/v1/auth/login", { email: customer.email, password: customer.password })
+    const sent = await api(base, "POST", "/api/v1/transactions/transfer", {
+      destinationAccountNumber: "0123450007",
+      destinationBankCode: "000013",
+      destinationBankName: "GTBank",
+      destinationAccountName: "SANDBOX ACCOUNT 0007",
+      amountKobo: 10_000,
+      idempotencyKey: randomUUID()
+    }, login.body.result.accessToken)
+    expect(sent.body.result.status, JSON.stringify(sent.body)).toBe("pending")
+    const id = sent.body.result.id as string
+    await nav("Transactions")
+    await heading("Transactions").waitFor()
+    await page.getByLabel("Transaction id").fill(id)
+    await page.getByLabel("Purpose").selectOption("")
+    await page.getByRole("button", { name: "Search" }).click()
+    await page.getByRole("button", { name: /^Requery/ }).first().click()
+    await page.getByRole("heading", { name: "Resolve movement" }).waitFor()
+    await page.getByLabel("Note").fill("Bank ops confirmed the manual credit, ref MC-77")
+    await page.getByRole("button", { name: "Credited back…" }).click()
+    // nothing is sent before the confirmation; cancel goes back
+    const confirm = page.getByRole("group", { name: "Confirm the resolution" })
+    await confirm.waitFor()
+    await expectLabelled()
+    await shot("06b-resolve-movement")
+    const token = await adminToken()
+    const before = await api(base, "GET", `/api/v1/admin/transactions?id=${id}`, undefined, token)
+    expect(before.body.result.items[0].status).toBe("pending")
+    await confirm.getByRole("button", { name: "Confirm: credited back" }).click()
+    await page.getByRole("status").filter({ hasText: "now failed" }).waitFor()
+    const after = await api(base, "GET", `/api/v1/admin/transactions?id=${id}`, undefined, token)
+    expect(after.body.result.items[0].status).toBe("failed")
   })
 
   it("answers a ticket and adds an internal note, shown apart and never to the customer", async () => {

@@ -16,7 +16,7 @@ export { FreshJournal, newTransfer, Transfer, type TransferClaim, type TransferP
 export { IdempotencyConflict, InsufficientBalance, TransferFailed, WithdrawalsNotAllowed } from "./transfers/Errors.js"
 export { Ids, PasswordHasher, SecretHasher, SecureRandom, UnitOfWork } from "./shared/Ports.js"
 export { Instalment, InstalmentKind, InstalmentStatus, Plan, PlanFrequency, PlanState, PlanWeekDay } from "./plans/Model.js"
-export { MovementInFlight, MovementLost } from "./transfers/Errors.js"
+export { MovementInFlight, MovementLost, MovementNotAwaitingOperator } from "./transfers/Errors.js"
 export { NigerianPhone, normalizeNigerianPhone, PHONE_MESSAGE } from "./shared/Phone.js"
 export { Notice } from "./notifications/Model.js"
 export { type Attachment, NoticeRepo, Notifier, type OutboundMessage } from "./notifications/Ports.js"

@@ -68,6 +68,10 @@ describe("permission matrix", () => {
     expect(holders("settings:write")).toEqual(["superadmin"])
     expect(holders("staff:invite")).toEqual(["superadmin"])
   })
+  it("only a superadmin or an admin resolves a movement parked after a refused reversal", () => {
+    const holders = (p: Permission) => Object.entries(permissionMatrix).filter(([, ps]) => ps.includes(p)).map(([r]) => r)
+    expect(holders("transactions:resolve")).toEqual(["superadmin", "admin"])
+  })
 })
 
 describe("bootstrap", () => {

@@ -36,6 +36,7 @@ const ENDPOINTS: Record<string, Entry> = {
   "POST /api/v1/admin/alerts/{id}/acknowledge": { access: "alerts:ack" },
   "GET /api/v1/admin/transactions": { access: "transactions:read" },
   "POST /api/v1/admin/transactions/{id}/requery": { access: "transactions:requery" },
+  "POST /api/v1/admin/transactions/{id}/resolve": { access: "transactions:resolve", body: () => ({ outcome: "delivered", note: "matrix" }) },
   "GET /api/v1/admin/disbursements": { access: "disbursements:read" },
   "GET /api/v1/admin/jobs/failed": { access: "jobs:read" },
   "POST /api/v1/admin/jobs/failed/{id}/retry": { access: "jobs:retry" },

@@ -114,6 +114,11 @@ export const genericAccountName = (accountNumber: string): string => `SANDBOX AC
  * How a transfer to a destination behaves, by its last four digits:
  * - `pendingThenSuccessful` (0002): answers "09"; the 2nd requery and later answer Successful;
  * - `failsAtOnce` (0003): answers "57", nothing leaves the settlement account;
+ * - `failsAndRefusesReversal` (0007): fails as 0003 does, and the bank then refuses ("57") to credit
+ *   the customer back: a credit whose reference is this transfer's with another first letter (the
+ *   service's references of one movement differ only in their prefix: T… transfer, R… reversal) is
+ *   refused, and stored so (a repeat answers it again, a requery says Failed). The money stays in
+ *   the settlement account until staff credit it back by hand (under another reference);
  * - `slowSuccess` (0004): applied at once, but the answer comes after `slowTransferDelayMs`;
  * - `pendingThenFailed` (0005): answers "09"; requeries 1–3 answer Pending, the 4th and later
  *   Failed, and the money returns to the settlement account;
@@ -128,6 +133,7 @@ export type DestinationBehaviour =
   | "slowSuccess"
   | "pendingThenFailed"
   | "malfunctionAfterSuccess"
+  | "failsAndRefusesReversal"
 
 export const destinationBehaviour = (accountNumber: string): DestinationBehaviour => {
   switch (accountNumber.slice(-4)) {
@@ -141,6 +147,8 @@ export const destinationBehaviour = (accountNumber: string): DestinationBehaviou
       return "pendingThenFailed"
     case "0006":
       return "malfunctionAfterSuccess"
+    case "0007":
+      return "failsAndRefusesReversal"
     default:
       return "immediate"
   }

@@ -277,6 +277,31 @@ layer(sandboxTest({ slowTransferDelayMs: SLOW_MS }), { excludeTestServices: true
         expect((yield* transfer("1234560003", 10_000, reference)).body).toEqual(reply.body)
       }))
 
+    it.effect("0007 fails as 0003, then the credit reversing it is refused (stored: repeated, requeried Failed); staff's own credit goes through", () =>
+      Effect.gen(function*() {
+        const accountNumber = yield* fundedAccount(10_000)
+        expectCode(yield* debit(accountNumber, 10_000), "00")
+        const before = yield* ledger
+        const transferRef = ref("T")
+        const reply = yield* transfer("1234560007", 10_000, transferRef)
+        expect(["00", "01", "09", "91", "97"]).not.toContain(reply.body.responseCode)
+        expect(yield* statusOf(transferRef)).toBe("Failed")
+        // the reversal: the same reference but its first letter
+        const reversalRef = `R${transferRef.slice(1)}`
+        const refusedReversal = yield* credit(accountNumber, 10_000, reversalRef)
+        expectCode(refusedReversal, "57")
+        expect((yield* credit(accountNumber, 10_000, reversalRef)).body).toEqual(refusedReversal.body)
+        expect(yield* statusOf(reversalRef)).toBe("Failed")
+        expect(yield* ledger).toEqual(before)
+        // a 0003 transfer's reversal is not refused, nor is a credit under another reference
+        const plain = ref("T")
+        yield* transfer("1234560003", 10_000, plain)
+        expect(yield* statusOf(plain)).toBe("Failed")
+        expectCode(yield* credit(accountNumber, 5_000, `R${plain.slice(1)}`), "00")
+        expectCode(yield* credit(accountNumber, 5_000, ref("K")), "00")
+        yield* expectConserved
+      }))
+
     it.effect("0004 answers only after the slow delay, but is applied at once (a requery says Successful)", () =>
       Effect.gen(function*() {
         yield* fundSettlement(10_000)

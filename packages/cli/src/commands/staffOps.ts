@@ -1,5 +1,5 @@
 /**
- * `settings get|set`, `audit verify`, `alerts list|ack`, `deletions list|review`, `tx show|requery`,
+ * `settings get|set`, `audit verify`, `alerts list|ack`, `deletions list|review`, `tx show|requery|resolve`,
  * `jobs failed [--retry ID]`, `payouts status|run`: the back office's use cases from a shell, as the
  * operator (see Operator.ts), audited like their admin API twins. `admin` is in admin.ts.
  */
@@ -140,7 +140,52 @@ const txRequery = Command.make(
       }))
 ).pipe(Command.withDescription("Ask the bank about a transaction, or every pending one (read-only; audited)"))
 
-const tx = Command.make("tx").pipe(Command.withDescription("Transactions"), Command.withSubcommands([txShow, txRequery]))
+/**
+ * `tx resolve ID --outcome credited_back|delivered --note TEXT`: records what staff established with
+ * the bank about a movement parked after a refused reversal (transactions:resolve; filed for a
+ * second member's approval under ADMIN_FOUR_EYES). The plan, closure or deletion waiting on it goes on.
+ */
+const txResolve = Command.make(
+  "resolve",
+  {
+    id: Args.text({ name: "transaction-id" }),
+    outcome: Options.choice("outcome", ["credited_back", "delivered"]).pipe(
+      Options.withDescription("credited_back: the money was given back to the customer by hand; delivered: the bank confirmed the transfer")
+    ),
+    note: Options.text("note").pipe(Options.withDescription("what the bank confirmed, and its reference (required)")),
+    ...common
+  },
+  ({ id, json, note, operator, outcome }) =>
+    asOperatorWithBank(operator, (actor) =>
+      Effect.gen(function*() {
+        if (note.trim() === "" || note.length > 1000) {
+          return yield* new CliFailure({ exitCode: 2, message: "--note is required (at most 1000 characters): what the bank confirmed, and its reference" })
+        }
+        const r = yield* StaffAccess.Approvals.resolveMovement(actor, { transactionId: id, outcome, note: note.trim() }).pipe(
+          Effect.catchTag("MovementNotAwaitingOperator", (e) =>
+            Effect.fail(
+              new CliFailure({
+                exitCode: 4,
+                message: `MovementNotAwaitingOperator: transaction ${e.transactionId} is ${e.status} (${
+                  e.why === "in_progress" ? "the saga still drives it" : e.why === "final" ? "already final or resolved" : "not a movement"
+                }): only a movement parked after a refused reversal can be resolved`
+              })
+            ))
+        )
+        if (r._tag === "Pending") {
+          return yield* output(json, { pendingApproval: r.approval }, () => `resolution filed for a second member's approval: ${r.approval.id}`)
+        }
+        const done = r.result
+        return yield* output(json, done, () =>
+          [
+            `transaction ${done.transaction.id} resolved ${outcome}: now ${done.transaction.status}`,
+            ...(done.planState === null ? [] : [`plan: ${done.planState}`]),
+            ...(done.closureStatus === null ? [] : [`closure: ${done.closureStatus}`])
+          ].join("\n"))
+      }))
+).pipe(Command.withDescription("Record the outcome of a movement parked after the bank refused its reversal (audited)"))
+
+const tx = Command.make("tx").pipe(Command.withDescription("Transactions"), Command.withSubcommands([txShow, txRequery, txResolve]))
 
 const listFailed = (json: boolean, actor: StaffMember) =>
   StaffAccess.Ledger.failedJobs(actor, page).pipe(

@@ -5,7 +5,10 @@ import { useAuth } from "../auth.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, Pager, Select, TextInput, useAction, useLoad } from "../components/ui.js"
 import { shortId, when } from "../format.js"
 
-/** Four-eyes requests (ADMIN_FOUR_EYES=true): settings changes and unfreezes a second member decides. */
+/** Four-eyes requests (ADMIN_FOUR_EYES=true): settings changes, unfreezes and movement resolutions a second member decides. */
+
+const permissionOf = (a: Approval) =>
+  a.action._tag === "settings.update" ? "settings:write" : a.action._tag === "movement.resolve" ? "transactions:resolve" : "customers:unfreeze"
 export const ApprovalsPage = () => {
   const { can, me } = useAuth()
   const [status, setStatus] = useState("pending")
@@ -15,9 +18,9 @@ export const ApprovalsPage = () => {
   const [notes, setNotes] = useState<Record<string, string>>({})
   const mayDecide = (a: Approval) =>
     a.status === "pending" && a.requestedBy !== me?.id &&
-    can(a.action._tag === "settings.update" ? "settings:write" : "customers:unfreeze")
+    can(permissionOf(a))
 
-  if (!can("settings:write") && !can("customers:unfreeze")) {
+  if (!can("settings:write") && !can("customers:unfreeze") && !can("transactions:resolve")) {
     return <section><PageHeader title="Approvals" /><p>Your role does not decide approvals.</p></section>
   }
   return (
@@ -27,7 +30,7 @@ export const ApprovalsPage = () => {
           <Select label="Status" value={status} onChange={(v) => (setStatus(v), setPage(1))} options={["pending", "approved", "rejected"]} any={null} />
         </div>
       </PageHeader>
-      <p className="muted">Under four-eyes, settings changes and unfreezes wait here for a second member.</p>
+      <p className="muted">Under four-eyes, settings changes, unfreezes and movement resolutions wait here for a second member.</p>
       <FlashMessage flash={flash} />
       <LoadState loaded={loaded} />
       {loaded.data !== undefined && (loaded.data.items.length === 0 ? <Empty>No {status} requests.</Empty> : (
@@ -38,6 +41,13 @@ export const ApprovalsPage = () => {
                 <h2>
                   {a.action._tag === "settings.update"
                     ? <>Set <code>{a.action.key}</code> to <code>{JSON.stringify(a.action.value)}</code></>
+                    : a.action._tag === "movement.resolve"
+                    ? (
+                      <>
+                        Resolve movement <Link to={`/transactions?id=${a.action.transactionId}`}>{shortId(a.action.transactionId)}</Link>{" "}
+                        as {a.action.outcome.replace(/_/g, " ")} <span className="muted small">— {a.action.note}</span>
+                      </>
+                    )
                     : <>Unfreeze customer <Link to={`/customers/${a.action.customerId}`}>{shortId(a.action.customerId)}</Link></>}{" "}
                   <Badge value={a.status} />
                 </h2>

@@ -1,10 +1,70 @@
 import { type FormEvent, useState } from "react"
 import { useSearchParams } from "react-router"
-import { call, get, type Page, type Requery, type Transaction } from "../api.js"
+import { call, get, type Page, type PendingApproval, type Requery, type Resolution, type ResolutionOutcome, type Transaction } from "../api.js"
 import { useAuth } from "../auth.js"
 import { TransactionsTable } from "../components/tables.js"
-import { FlashMessage, LoadState, PageHeader, Pager, Select, TextInput, useAction, useLoad } from "../components/ui.js"
+import { FlashMessage, LoadState, PageHeader, Pager, Select, TextArea, TextInput, useAction, useLoad } from "../components/ui.js"
 import { label, shortId } from "../format.js"
+
+const OUTCOMES: ReadonlyArray<{ readonly value: ResolutionOutcome; readonly label: string; readonly means: string }> = [
+  {
+    value: "credited_back",
+    label: "Credited back",
+    means: "the bank could not return the money, and we credited the customer's wallet by hand: the movement fails"
+  },
+  {
+    value: "delivered",
+    label: "Delivered",
+    means: "the bank confirmed the transfer reached the destination: the movement is confirmed"
+  }
+]
+
+/**
+ * "Resolve movement" on a movement's detail (after a requery): for a movement the saga parked after
+ * the bank refused its reversal (reversal_refused alert). The outcome is chosen, then confirmed.
+ */
+const ResolvePanel = ({ transaction, busy, onResolve }: {
+  readonly transaction: Transaction
+  readonly busy: boolean
+  readonly onResolve: (outcome: ResolutionOutcome, note: string) => Promise<boolean>
+}) => {
+  const [note, setNote] = useState("")
+  const [chosen, setChosen] = useState<ResolutionOutcome | null>(null)
+  const picked = OUTCOMES.find((o) => o.value === chosen)
+  return (
+    <div className="resolve" aria-label="Resolve movement">
+      <h3>Resolve movement</h3>
+      <p className="muted small">
+        Only for a movement parked after the bank refused its reversal (a reversal_refused alert). Record what the bank
+        confirmed; nothing is sent to the bank.
+      </p>
+      <TextArea label="Note" hint="What the bank confirmed, and its reference" value={note} onChange={setNote} required />
+      {picked === undefined
+        ? (
+          <div className="inline-form">
+            {OUTCOMES.map((o) => (
+              <button key={o.value} type="button" className="secondary small" disabled={busy || note.trim() === ""} onClick={() => setChosen(o.value)}>
+                {o.label}…
+              </button>
+            ))}
+          </div>
+        )
+        : (
+          <div className="confirm" role="group" aria-label="Confirm the resolution">
+            <p>
+              Record <strong>{picked.label.toLowerCase()}</strong> for {shortId(transaction.id)}: {picked.means}. This cannot be undone.
+            </p>
+            <div className="inline-form">
+              <button type="button" disabled={busy} onClick={() => void onResolve(picked.value, note.trim()).then((ok) => ok && setChosen(null))}>
+                Confirm: {picked.label.toLowerCase()}
+              </button>
+              <button type="button" className="secondary" disabled={busy} onClick={() => setChosen(null)}>Cancel</button>
+            </div>
+          </div>
+        )}
+    </div>
+  )
+}
 
 const EMPTY = { id: "", reference: "", customerId: "", status: "", purpose: "", from: "", to: "", minAmountKobo: "", maxAmountKobo: "" }
 
@@ -30,6 +90,16 @@ export const TransactionsPage = () => {
       const answer = await call<Requery>("POST", `/transactions/${t.id}/requery`)
       setRequeried(answer.result)
       return `Requeried ${shortId(t.id)} at the bank.`
+    })
+  const resolve = (t: Transaction, outcome: ResolutionOutcome, note: string) =>
+    run(async () => {
+      const answer = await call<Resolution | PendingApproval>("POST", `/transactions/${t.id}/resolve`, { body: { outcome, note } })
+      loaded.reload()
+      if ("pendingApproval" in answer.result) return "Resolution requested: it waits for a second member's approval."
+      const done = answer.result
+      setRequeried((r) => (r === null ? r : { ...r, transaction: done.transaction }))
+      const after = [done.planState === null ? "" : ` Plan: ${done.planState}.`, done.closureStatus === null ? "" : ` Closure: ${done.closureStatus}.`]
+      return `Resolved ${shortId(t.id)}: now ${done.transaction.status}.${after.join("")}`
     })
   const set = (k: keyof typeof EMPTY) => (v: string) => setDraft({ ...draft, [k]: v })
 
@@ -65,6 +135,14 @@ export const TransactionsPage = () => {
             <dt>Bank, transfer</dt>
             <dd>{requeried.provider.transfer === null ? "—" : `${label(requeried.provider.transfer.status)} (${requeried.provider.transfer.reference})`}</dd>
           </dl>
+          {can("transactions:resolve") && requeried.transaction.status === "pending" && requeried.transaction.type === "transfer" && (
+            <ResolvePanel
+              key={requeried.transaction.id}
+              transaction={requeried.transaction}
+              busy={busy}
+              onResolve={(outcome, note) => resolve(requeried.transaction, outcome, note)}
+            />
+          )}
           <button type="button" className="secondary small" onClick={() => setRequeried(null)}>Dismiss</button>
         </div>
       )}

@@ -1,6 +1,6 @@
 /**
- * Four-eyes (ADMIN_FOUR_EYES=true, off by default so the spec's behaviour holds): a settings change
- * or an unfreeze asked by one staff member is checked (permission, value, status) and filed as a
+ * Four-eyes (ADMIN_FOUR_EYES=true, off by default so the spec's behaviour holds): a settings change,
+ * an unfreeze or a movement's resolution asked by one staff member is checked (permission, value, status) and filed as a
  * pending approval (202) instead of being applied; a SECOND member holding the same permission
  * approves it (the action then runs under the approver, the audit names both) or rejects it. The
  * one who asked can neither approve nor reject their own request (403). Each request is decided
@@ -14,6 +14,7 @@ import { atomically, now } from "../shared/UseCase.js"
 import * as AdminSettings from "./AdminSettings.js"
 import * as Audit from "./Audit.js"
 import * as Freezes from "./Freezes.js"
+import * as MovementResolution from "./MovementResolution.js"
 import { can, type Permission } from "./Permissions.js"
 import { PermissionDenied } from "./StaffErrors.js"
 import type { StaffMember } from "./StaffModel.js"
@@ -21,7 +22,12 @@ import { withSpan } from "../shared/Spans.js"
 
 export const ApprovalAction = Schema.Union(
   Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
-  Schema.TaggedStruct("customer.unfreeze", { customerId: Schema.String })
+  Schema.TaggedStruct("customer.unfreeze", { customerId: Schema.String }),
+  Schema.TaggedStruct("movement.resolve", {
+    transactionId: Schema.String,
+    outcome: MovementResolution.ResolutionOutcome,
+    note: Schema.String
+  })
 )
 export type ApprovalAction = typeof ApprovalAction.Type
 
@@ -70,13 +76,16 @@ export class OwnApproval extends Data.TaggedError("OwnApproval")<{}> {}
 
 const permissionByKind: { readonly [K in ApprovalAction["_tag"]]: Permission } = {
   "settings.update": "settings:write",
-  "customer.unfreeze": "customers:unfreeze"
+  "customer.unfreeze": "customers:unfreeze",
+  "movement.resolve": "transactions:resolve"
 }
 const permissionOf = (action: ApprovalAction): Permission => permissionByKind[action._tag]
 
 const targetOf = (action: ApprovalAction) =>
   action._tag === "settings.update"
     ? { targetKind: "setting", targetId: action.key }
+    : action._tag === "movement.resolve"
+    ? { targetKind: "transaction", targetId: action.transactionId }
     : { targetKind: "customer", targetId: action.customerId }
 
 const file = (actor: StaffMember, action: ApprovalAction) =>
@@ -104,9 +113,13 @@ const file = (actor: StaffMember, action: ApprovalAction) =>
     return { _tag: "Pending", approval } as const
   })
 
-const run = (actor: StaffMember, action: ApprovalAction) =>
+const run = (actor: StaffMember, action: ApprovalAction, requestedBy: string) =>
   Effect.gen(function*() {
     if (action._tag === "settings.update") return { setting: yield* AdminSettings.update(actor, action.key, action.value) }
+    if (action._tag === "movement.resolve") {
+      const { note, outcome, transactionId } = action
+      return { resolution: yield* MovementResolution.resolve(actor, { transactionId, outcome, note }, requestedBy) }
+    }
     return { unfreeze: yield* Freezes.unfreeze(actor, action.customerId) }
   })
 
@@ -124,6 +137,17 @@ export const unfreezeCustomer = (actor: StaffMember, customerId: string) =>
     if (!(yield* FourEyes).enabled) return { _tag: "Done", result: yield* Freezes.unfreeze(actor, customerId) } as const
     yield* Freezes.checkUnfreeze(actor, customerId)
     return yield* file(actor, { _tag: "customer.unfreeze", customerId })
+  })
+
+/**
+ * POST /admin/transactions/{id}/resolve: done, or filed for a second member under four-eyes (the
+ * movement must be waiting for an operator when filed, and still be when approved).
+ */
+export const resolveMovement = (actor: StaffMember, input: MovementResolution.ResolveInput) =>
+  Effect.gen(function*() {
+    if (!(yield* FourEyes).enabled) return { _tag: "Done", result: yield* MovementResolution.resolve(actor, input) } as const
+    yield* MovementResolution.checkResolve(actor, input.transactionId)
+    return yield* file(actor, { _tag: "movement.resolve", ...input })
   })
 
 const decidable = (actor: StaffMember, id: string) =>
@@ -145,7 +169,7 @@ export const approve = (actor: StaffMember, id: string) =>
     if (!(yield* repo.transition(id, "pending", "approved", actor.id, at, null))) {
       return yield* new ApprovalDecided({ status: "approved" })
     }
-    const result = yield* run(actor, approval.action).pipe(
+    const result = yield* run(actor, approval.action, approval.requestedBy).pipe(
       Effect.tapError(() => repo.transition(id, "approved", "pending", null, null, null))
     )
     yield* Audit.record({

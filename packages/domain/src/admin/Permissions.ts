@@ -4,9 +4,11 @@
  * README and returned by GET /admin/auth/me.
  *
  * - superadmin: everything.
- * - admin: runs the service: everything except changing settings and inviting staff.
+ * - admin: runs the service: everything except changing settings and inviting staff (so it may
+ *   resolve a movement parked after a refused reversal, `transactions:resolve`: under four-eyes a
+ *   second admin or superadmin approves it).
  * - support: the support desk, and reading what a customer's case needs (customers, transactions,
- *   disbursements, deletions, alerts); no freezes, no requeries, no settings.
+ *   disbursements, deletions, alerts); no freezes, no requeries, no movement resolutions, no settings.
  * - officer: an account officer: reads customers, their transactions and disbursements, and
  *   answers their tickets (no internal assignment or resolution).
  */
@@ -23,6 +25,7 @@ export const Permission = Schema.Literal(
   "deletions:review",
   "transactions:read",
   "transactions:requery",
+  "transactions:resolve",
   "disbursements:read",
   "jobs:read",
   "jobs:retry",

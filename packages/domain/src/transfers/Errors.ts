@@ -23,3 +23,15 @@ export class TransferFailed extends Data.TaggedError("TransferFailed")<{
   readonly transactionId: string
   readonly reason: string
 }> {}
+
+/**
+ * "Resolve movement" refused: only a movement parked waiting for an operator (its reversal refused
+ * by the bank, the account put back) can be resolved. `why`: `in_progress` (the saga or
+ * reconciliation still drives it), `final` (already confirmed or failed, resolved or not),
+ * `not_a_movement` (a deposit: nothing of ours to finish).
+ */
+export class MovementNotAwaitingOperator extends Data.TaggedError("MovementNotAwaitingOperator")<{
+  readonly transactionId: string
+  readonly status: string
+  readonly why: "in_progress" | "final" | "not_a_movement"
+}> {}

@@ -51,8 +51,8 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
       .addError(failuresOf(400, 401, 403))
       .annotate(
         OpenApi.Description,
-        "Four-eyes requests (settings changes, unfreezes) newest first, optionally of one status; a member sees the kinds " +
-          "their role may decide (settings:write, customers:unfreeze)."
+        "Four-eyes requests (settings changes, unfreezes, movement resolutions) newest first, optionally of one status; a " +
+          "member sees the kinds their role may decide (settings:write, customers:unfreeze, transactions:resolve)."
       )
   )
   .add(

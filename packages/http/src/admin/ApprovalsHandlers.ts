@@ -1,11 +1,13 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { StaffAccess } from "@app/domain"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
 import { pageView } from "../shared/Paging.js"
 import { CurrentStaff } from "../shared/Security.js"
 import { approvalView } from "./ApprovalsApi.js"
+import { ResolutionView } from "./LedgerApi.js"
+import { resolutionView } from "./LedgerHandlers.js"
 
 const admin = mapDomainErrors("Admin")
 const { Approvals } = StaffAccess
@@ -21,7 +23,9 @@ export const AdminApprovalsHandlers = HttpApiBuilder.group(Api, "adminApprovals"
       Effect.flatMap(CurrentStaff, (actor) => Approvals.approve(actor, path.id)).pipe(
         Effect.map(({ approval, result }) => ({
           approval: approvalView(approval),
-          result: "setting" in result ? result.setting : result.unfreeze
+          result: "setting" in result ? result.setting : "resolution" in result
+            // `result` is free-form JSON: the resolution goes out as its own endpoint encodes it
+            ? Schema.encodeSync(ResolutionView)(resolutionView(result.resolution)) : result.unfreeze
         })),
         admin
       ))

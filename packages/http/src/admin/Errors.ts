@@ -7,6 +7,7 @@ import type {
   AlertNotFound,
   InvalidSettingValue,
   LinkGone,
+  MovementNotAwaitingOperator,
   SettingNotFound,
   PermissionDenied,
   StaffEmailTaken,
@@ -40,6 +41,7 @@ export type AdminError =
   | StaffAccess.Approvals.ApprovalDecided
   | StaffAccess.Approvals.OwnApproval
   | StaffAccess.JobRetryRefused
+  | MovementNotAwaitingOperator
 
 export const adminErrors = {
   StaffInvalidCredentials: () => ({ status: 401, code: "INVALID_CREDENTIALS", message: "Invalid credentials" }),
@@ -92,7 +94,17 @@ export const adminErrors = {
     detail: { approvalStatus: e.status }
   }),
   OwnApproval: () => ({ status: 403, code: "OWN_APPROVAL", message: "A second member of staff must decide your own request" }),
-  JobRetryRefused: (e) => ({ status: 409, code: "JOB_RETRY_REFUSED", message: `This payout cannot be retried: ${e.message}` })
+  JobRetryRefused: (e) => ({ status: 409, code: "JOB_RETRY_REFUSED", message: `This payout cannot be retried: ${e.message}` }),
+  MovementNotAwaitingOperator: (e) => ({
+    status: 409,
+    code: "MOVEMENT_NOT_AWAITING_OPERATOR",
+    message: e.why === "in_progress"
+      ? "This movement is still being driven by the saga or reconciliation: it cannot be resolved by hand"
+      : e.why === "final"
+      ? "This movement is already final (confirmed, failed or resolved): it cannot be resolved again"
+      : "This transaction is not a money movement out of the wallet: there is nothing to resolve",
+    detail: { transactionId: e.transactionId, transactionStatus: e.status, reason: e.why }
+  })
 } satisfies ErrorTable<AdminError>
 
 /** The codes of adminErrors, with their meaning (published in the catalogue). */
@@ -126,5 +138,11 @@ export const adminCodes = {
   JOB_RETRY_REFUSED: {
     status: 409,
     meaning: "Failed-job retry: not a failed plan payout, its instalment was since paid or is being paid, or the plan or customer cannot be paid now"
+  },
+  MOVEMENT_NOT_AWAITING_OPERATOR: {
+    status: 409,
+    meaning: "Resolve movement: only a movement parked for an operator (its reversal refused by the bank) can be resolved; " +
+      "`error.reason` says why not: `in_progress` (the saga still drives it), `final` (already confirmed, failed or " +
+      "resolved), `not_a_movement` (a deposit)"
   }
 } satisfies Catalogue<typeof adminErrors>

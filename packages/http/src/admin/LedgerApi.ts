@@ -1,12 +1,13 @@
 /** The HTTP contract of the ledger in the back office: search, disbursements, failed payouts, requery. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { TransactionPurpose, TransactionStatus } from "@app/domain"
+import { StaffAccess, TransactionPurpose, TransactionStatus } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, CalendarDate, KoboQuery, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { TransactionView } from "../transactions/Views.js"
+import { pendingApproval } from "./ApprovalsApi.js"
 
 /** the largest amount a search names (₦10bn) */
 const MAX_SEARCH_KOBO = 1_000_000_000_000n
@@ -56,6 +57,29 @@ export const RetryView = Schema.Struct({
   nextDueAt: Schema.Date
 })
 
+const ResolveBody = Body({
+  outcome: StaffAccess.MovementResolution.ResolutionOutcome.annotations(msg("outcome must be credited_back or delivered")),
+  note: Schema.Trim.pipe(
+    Schema.minLength(1, msg("A note is required: what the bank confirmed, and its reference")),
+    Schema.maxLength(1000, msg("Must be at most 1000 characters"))
+  ).annotations(msg("A note is required: what the bank confirmed, and its reference"))
+})
+
+export const ResolutionView = Schema.Struct({
+  transaction: TransactionView,
+  resolution: Schema.Struct({
+    outcome: StaffAccess.MovementResolution.ResolutionOutcome,
+    note: Schema.String,
+    requestedBy: Schema.String,
+    resolvedBy: Schema.String,
+    resolvedAt: Schema.String
+  }),
+  /** the closure whose sweep this was, as it stands after (closed; failed = the account reopened) */
+  closureStatus: Schema.NullOr(Schema.String),
+  /** the plan whose payout this was, as it stands after */
+  planState: Schema.NullOr(Schema.String)
+})
+
 export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.get("search", "/transactions")
@@ -77,6 +101,22 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
         "Asks the provider about the transaction's debit and transfer references and answers its statuses beside ours " +
           "(successful, failed, pending, reversed, not_found; unreachable or refused when it gave none). Read-only: " +
           "nothing changes; reconciliation acts on answers. Audited (transactions:requery)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("resolve")`/transactions/${TransactionId}/resolve`
+      .setPayload(ResolveBody)
+      .addSuccess(success("Admin", ResolutionView, { message: "Movement resolved." }))
+      .addSuccess(pendingApproval("Resolution filed for a second member's approval."))
+      .addError(failuresOf(400, 401, 403, 404, 409))
+      .annotate(
+        OpenApi.Description,
+        "transactions:resolve. Records what staff established with the bank about a movement parked after the bank " +
+          "refused its reversal (reversal_refused alert): `credited_back` (the customer's money was given back by hand: " +
+          "the movement fails) or `delivered` (the bank confirmed the transfer: the movement is confirmed), with a note. " +
+          "Nothing moves at the bank. The plan payout, closure or deletion waiting on it then goes on at once. 409 " +
+          "MOVEMENT_NOT_AWAITING_OPERATOR for a movement the saga still drives, one already final or resolved, or a " +
+          "deposit. Audited. Under ADMIN_FOUR_EYES=true: 202 with the pending approval, applied when a second member approves it."
       )
   )
   .add(

@@ -6,8 +6,23 @@ import { mapDomainErrors } from "../DomainErrors.js"
 import { pageView } from "../shared/Paging.js"
 import { CurrentStaff } from "../shared/Security.js"
 import { transactionView } from "../transactions/Views.js"
+import { approvalView } from "./ApprovalsApi.js"
 
 const admin = mapDomainErrors("Admin")
+
+/** A resolution as answered (by the endpoint, and as an approval's result under four-eyes). */
+export const resolutionView = (r: StaffAccess.MovementResolution.ResolveResult) => ({
+  transaction: transactionView(r.transaction),
+  resolution: {
+    outcome: r.resolution.outcome,
+    note: r.resolution.note,
+    requestedBy: r.resolution.requestedBy,
+    resolvedBy: r.resolution.resolvedBy,
+    resolvedAt: r.resolution.resolvedAt.toISOString()
+  },
+  closureStatus: r.closureStatus,
+  planState: r.planState
+})
 const DAY_MS = 86_400_000
 
 /** from/to UTC days (inclusive) as an instant range [from, until). */
@@ -26,6 +41,11 @@ export const AdminLedgerHandlers = HttpApiBuilder.group(Api, "adminLedger", (han
     .handle("requery", ({ path }) =>
       Effect.flatMap(CurrentStaff, (actor) => StaffAccess.Ledger.requery(actor, path.id)).pipe(
         Effect.map((r) => ({ transaction: transactionView(r.transaction), provider: r.provider })),
+        admin
+      ))
+    .handle("resolve", ({ path, payload }) =>
+      Effect.flatMap(CurrentStaff, (actor) => StaffAccess.Approvals.resolveMovement(actor, { transactionId: path.id, ...payload })).pipe(
+        Effect.map((r) => r._tag === "Done" ? resolutionView(r.result) : { pendingApproval: approvalView(r.approval) }),
         admin
       ))
     .handle("disbursements", ({ urlParams: { page, pageSize, status } }) =>

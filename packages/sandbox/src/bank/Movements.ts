@@ -65,11 +65,25 @@ export const posting = (state: BankState, kind: "debit" | "credit", req: typeof 
         insufficientFunds(account.liened > 0n ? "Insufficient funds (balance less liens)" : "Insufficient funds")
       )
     }
+  } else if (reversesRefusingTransfer(state, reference)) {
+    return refuse(state, refusal, notPermitted("Reversal refused: the transfer it reverses is under review"))
   } else if (state.settlement < amount) {
     return refuse(state, refusal, insufficientFunds("Settlement account cannot cover the credit"))
   }
   commit(state, { e: kind, ref: reference, n: req.accountNumber, amt: String(amount), narr: req.narration, at: Date.now() })
   return ok()
+}
+
+/**
+ * Test data (0007): a credit reversing a failed transfer to a destination ending 0007 is refused.
+ * The service's references of one movement differ only in their first letter (T… the transfer,
+ * R… its reversal), so the transfer is the reference with "T" in place of the first letter.
+ */
+const reversesRefusingTransfer = (state: BankState, creditReference: string): boolean => {
+  if (creditReference.length < 2) return false
+  const transfer = state.operations.get(`T${creditReference.slice(1)}`)
+  return transfer !== undefined && transfer.kind === "transfer" && transfer.status === "Failed" &&
+    destinationBehaviour(transfer.destinationAccountNumber ?? "") === "failsAndRefusesReversal"
 }
 
 /** Name-enquiry sessions older than this are forgotten (the longest TTL the configuration allows is 24 h). */
@@ -158,7 +172,7 @@ export const transfer = (
   if (!isReachableDestination(req.destinationAccountNumber, req.destinationBankCode)) {
     return { outcome: refuse(state, refusal, invalidAccount(req.destinationAccountNumber)), slow }
   }
-  if (behaviour === "failsAtOnce") {
+  if (behaviour === "failsAtOnce" || behaviour === "failsAndRefusesReversal") {
     return { outcome: refuse(state, refusal, notPermitted("Beneficiary bank declined the transfer")), slow }
   }
   if (state.settlement < amount) {
