@@ -11,7 +11,7 @@ import { driveFresh } from "../transfers/Executor.js"
 import { requireWallet } from "./Editing.js"
 import { BorrowNotEligible, PlanNotFound } from "./Errors.js"
 import { Instalment, Plan } from "./Model.js"
-import { createMovement, cycleIndex, ensureCurrentInstalment, nipFeeOf, settle } from "./Payouts.js"
+import { createMovement, cycleIndex, ensureCurrentInstalment, nextPayoutFee, settle } from "./Payouts.js"
 import { PlanRepo } from "./Ports.js"
 import { findPlan, requireCustomer } from "./Queries.js"
 import { replay, replayOr, sameRequest } from "./Replay.js"
@@ -98,7 +98,7 @@ export const borrow = (accountId: string, idempotencyKey: string) =>
       const created = yield* createMovement(plan, {
         kind: "borrow",
         amountKobo: instalment.amountKobo,
-        feeKobo: yield* nipFeeOf(instalment.amountKobo),
+        feeKobo: yield* nextPayoutFee(plan, instalment.amountKobo),
         idempotencyKey,
         requestHash,
         narration: `Borrow: plan payout ${plan.nextCycle + 1} of ${plan.cycleCount}`
