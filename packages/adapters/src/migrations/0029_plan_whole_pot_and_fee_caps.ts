@@ -22,6 +22,16 @@ export default Effect.gen(function*() {
       ADD COLUMN paid_before_kobo int8 NOT NULL DEFAULT 0 CHECK (paid_before_kobo >= 0),
       ADD COLUMN payout_fee_cap_kobo int8 CHECK (payout_fee_cap_kobo >= 0),
       ADD COLUMN last_payout_fee_cap_kobo int8 CHECK (last_payout_fee_cap_kobo >= 0)`
+  yield* backfillWholePlans
+})
+
+/**
+ * Plans edited before: the instalments paid under replaced schedules (0..cycle_base-1) added to
+ * the pot shown, and their cycles' days to the duration (so the frequency's cycle count of the new
+ * duration is cycle_base + cycle_count). Applies to plans whose paid_before_kobo is still 0 only.
+ */
+export const backfillWholePlans = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
   yield* sql`
     UPDATE disbursement_plans p SET
       paid_before_kobo = coalesce((
@@ -29,5 +39,5 @@ export default Effect.gen(function*() {
         WHERE i.plan_id = p.id AND i.cycle < p.cycle_base AND i.status = 'paid'
       ), 0),
       duration_days = p.duration_days + p.cycle_base * (CASE p.frequency WHEN 'weekly' THEN 7 WHEN 'monthly' THEN 30 ELSE 1 END)
-    WHERE p.cycle_base > 0`
+    WHERE p.cycle_base > 0 AND p.paid_before_kobo = 0`
 })
