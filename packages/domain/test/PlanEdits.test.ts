@@ -207,6 +207,10 @@ const scenario = (ops: ReadonlyArray<Op>) =>
         Schedule.localDate(i.dueAt, "Africa/Lagos"))
       for (let i = 1; i < days.length; i++) expect(days[i]! > days[i - 1]!).toBe(true)
       expect(days.length).toBe(Plans.cyclesPaid(plan))
+      // a Borrow advances one period at most: never two payouts made for periods still ahead
+      const now = yield* TestClock.currentTimeMillis
+      const ahead = (yield* PlanStore.instalments(plan.id)).filter((i) => i.status === "paid" && i.dueAt.getTime() > now)
+      expect(ahead.length).toBeLessThanOrEqual(1)
     })
 
     for (const o of ops) {
@@ -249,4 +253,7 @@ describe("payouts, Borrows and edits in any order (the use cases)", () => {
 
   it("a Borrow then an edit: the new schedule's first payout is the day after the borrowed one was due", () =>
     Effect.runPromise(Effect.provide(scenario([{ kind: "pay" }, { kind: "borrow" }, { kind: "edit", total: 700_000n, durationDays: 14, frequency: "daily" }]), TestContext.TestContext)))
+
+  it("a Borrow, an edit, a Borrow: the second is refused, the period after the borrowed one is not advanced too", () =>
+    Effect.runPromise(Effect.provide(scenario([{ kind: "borrow" }, { kind: "edit", total: 700_000n, durationDays: 14, frequency: "daily" }, { kind: "borrow" }]), TestContext.TestContext)))
 })

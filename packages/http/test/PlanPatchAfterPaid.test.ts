@@ -13,7 +13,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { actionOtp, get } from "./support/BankingFixtures.js"
-import { expectSuccess, expectValidation, post } from "./support/Fixtures.js"
+import { expectFailure, expectSuccess, expectValidation, post } from "./support/Fixtures.js"
 import {
   balanceOf,
   BORROW,
@@ -167,6 +167,13 @@ layer(TestServer, { excludeTestServices: true, timeout: "180 seconds" })("PATCH 
       expect(patched).toMatchObject({ status: "active", cyclesPaid: 1, cyclesTotal: 14, borrowCount: 1, totalAmountKobo: String(POT) })
       // the borrowed cycle was due at firstDue: the next payout is the day after, as without the edit
       expect(Date.parse(patched.nextDueAt)).toBe(firstDue + DAY)
+      // and the new schedule's first cycle (the period after the borrowed one) cannot be borrowed now too
+      expectFailure(
+        yield* post(BORROW, { idempotencyKey: randomUUID() }, c.accessToken),
+        400,
+        "You have already borrowed or been paid this period",
+        DISBURSEMENT
+      )
       yield* payToTheEnd(c, c.plan.id)
       expect(yield* history(c.accessToken)).toHaveLength(14)
       yield* booksBalance
