@@ -31,6 +31,7 @@ import m0022_movement_audit_feed from "./migrations/0022_movement_audit_feed.js"
 import m0023_movement_feed_trigger_cost from "./migrations/0023_movement_feed_trigger_cost.js"
 import m0024_transactions_room_for_updates from "./migrations/0024_transactions_room_for_updates.js"
 import m0027_movement_resolutions from "./migrations/0027_movement_resolutions.js"
+import m0029_plan_whole_pot_and_fee_caps from "./migrations/0029_plan_whole_pot_and_fee_caps.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -57,7 +58,8 @@ export const migrations = Migrator.fromRecord({
   "0022_movement_audit_feed": m0022_movement_audit_feed,
   "0023_movement_feed_trigger_cost": m0023_movement_feed_trigger_cost,
   "0024_transactions_room_for_updates": m0024_transactions_room_for_updates,
-  "0027_movement_resolutions": m0027_movement_resolutions
+  "0027_movement_resolutions": m0027_movement_resolutions,
+  "0029_plan_whole_pot_and_fee_caps": m0029_plan_whole_pot_and_fee_caps
 })
 
 /** A fixed key for PostgreSQL's advisory lock around creating the migrations table ("kobo" in ASCII). */

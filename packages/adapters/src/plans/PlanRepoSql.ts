@@ -8,7 +8,10 @@ import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueV
 /** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
 const PlanRow = Schema.Struct({
   ...Plan.fields,
-  totalAmountKobo: Schema.BigInt
+  totalAmountKobo: Schema.BigInt,
+  paidBeforeKobo: Schema.BigInt,
+  payoutFeeCapKobo: Schema.NullOr(Schema.BigInt),
+  lastPayoutFeeCapKobo: Schema.NullOr(Schema.BigInt)
 })
 
 /** A plan_instalments row. */
@@ -67,6 +70,9 @@ export const PlanRepoSql = Layer.effect(
     /** Every column `save` writes: all but id, customer_id, created_at, lease_until (and version, which it increments). */
     const savedColumns = (p: Plan) => ({
       totalAmountKobo: p.totalAmountKobo.toString(),
+      paidBeforeKobo: p.paidBeforeKobo.toString(),
+      payoutFeeCapKobo: p.payoutFeeCapKobo === null ? null : p.payoutFeeCapKobo.toString(),
+      lastPayoutFeeCapKobo: p.lastPayoutFeeCapKobo === null ? null : p.lastPayoutFeeCapKobo.toString(),
       durationDays: p.durationDays,
       frequency: p.frequency,
       weekDay: p.weekDay,

@@ -26,23 +26,84 @@ export const walletBalance = (customerId: string) =>
   })
 
 /**
+ * The NIP fee (with VAT) charged on the payout of `amountKobo` for cycle `index` of the plan's
+ * current schedule: the fee under `nip`, never more than the one the schedule was funded for (its
+ * caps, kept at activation). A fee raised by staff after a plan was funded is borne by the service
+ * for that plan; a fee lowered is passed on (docs/decisions/nip-fee-raised-mid-plan.md).
+ */
+export const payoutFee = (plan: Plan, index: number, amountKobo: Kobo, nip: Fees.NipFeeSchedule): Kobo => {
+  const q = Fees.quote(amountKobo, nip)
+  const current = q.feeKobo + q.vatKobo
+  const cap = index === plan.cycleCount - 1 ? plan.lastPayoutFeeCapKobo : plan.payoutFeeCapKobo
+  return cap === null || cap === undefined || cap > current ? current : cap
+}
+
+/**
  * What the wallet must hold for the plan to be "covered": its remaining payouts AND the NIP fee
- * (with VAT) each of them debits. One definition for activation, the depleted notice and Extra
- * Cash's reserve. A payout needs only its own instalment and fee, never more than this, so a plan
- * that is activated can pay its next cycle, and a depleted plan is not resumed before it can (a
- * plan on its last cycle with exactly the pot in the wallet used to loop depleted → active).
+ * (with VAT) each of them debits (`payoutFee`: what the payouts will really be charged). One
+ * definition for activation, the depleted notice and Extra Cash's reserve. A payout needs only its
+ * own instalment and fee, never more than this, so a plan that is activated can pay its next cycle,
+ * and a depleted plan is not resumed before it can (a plan on its last cycle with exactly the pot in
+ * the wallet used to loop depleted → active).
  */
 export const reservedFor = (plan: Plan, nip: Fees.NipFeeSchedule): Kobo => {
   const remaining = plan.cycleCount - plan.nextCycle
   if (remaining <= 0 || plan.state === "completed" || plan.state === "closed") return 0n
+  const lastIndex = plan.cycleCount - 1
   const regular = Schedule.regularAmount(plan.totalAmountKobo, plan.cycleCount)
-  const last = Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, plan.cycleCount - 1)
-  const feeOf = (amount: Kobo) => Fees.quote(amount, nip).totalKobo
-  return BigInt(remaining - 1) * feeOf(regular) + feeOf(last)
+  const last = Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, lastIndex)
+  const regularTotal = remaining > 1 ? BigInt(remaining - 1) * (regular + payoutFee(plan, plan.nextCycle, regular, nip)) : 0n
+  return regularTotal + last + payoutFee(plan, lastIndex, last, nip)
 }
 
 /** `reservedFor` under the current NIP fee settings. */
 export const coverageNeeded = (plan: Plan) => Effect.map(Settings.get(Settings.NipFees), (nip) => reservedFor(plan, nip))
+
+/** The fee caps of a schedule funded now, under `nip` (see `payoutFee`). */
+const feeCaps = (plan: Plan, nip: Fees.NipFeeSchedule) => {
+  const feeOf = (amount: Kobo) => {
+    const q = Fees.quote(amount, nip)
+    return q.feeKobo + q.vatKobo
+  }
+  return {
+    payoutFeeCapKobo: feeOf(Schedule.regularAmount(plan.totalAmountKobo, plan.cycleCount)),
+    lastPayoutFeeCapKobo: feeOf(Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, plan.cycleCount - 1))
+  }
+}
+
+/**
+ * What the customer must add to the wallet for the plan to start (or resume): the rest of the pot
+ * and the fees of its payouts, less the withdrawable balance. 0 when the plan is not waiting for
+ * funds (awaiting_funds or depleted), or the wallet covers it. Provider trouble: unknown (none).
+ */
+export const fundingNeeded = (plan: Plan) =>
+  Effect.gen(function*() {
+    if (plan.state !== "awaiting_funds" && plan.state !== "depleted") return Option.some<Kobo>(0n)
+    const needed = yield* coverageNeeded(plan)
+    const wallet = yield* walletBalance(plan.customerId)
+    const held = Option.match(wallet, { onNone: () => 0n, onSome: (w) => w.withdrawableKobo })
+    return Option.some(needed > held ? needed - held : 0n)
+  }).pipe(
+    Effect.catchTags({
+      ProviderRefused: () => Effect.succeed(Option.none<Kobo>()),
+      ProviderUnknownOutcome: () => Effect.succeed(Option.none<Kobo>()),
+      ProviderMisconfigured: () => Effect.succeed(Option.none<Kobo>())
+    })
+  )
+
+/**
+ * The instant a replaced schedule's first payout must come after: now, or, when the last instalment
+ * paid was due later than that (a Borrow paid it early), the end of its local day. A new schedule
+ * never pays in a period a Borrow already paid, nor twice on the day of the last payout.
+ */
+const notBefore = (plan: Plan, at: Date) =>
+  Effect.gen(function*() {
+    if (plan.cycleBase === 0) return at
+    const last = yield* (yield* PlanRepo).findInstalment(plan.id, plan.cycleBase - 1)
+    if (Option.isNone(last) || last.value.status !== "paid") return at
+    const endOfItsDay = Schedule.localDayBounds(last.value.dueAt, plan.timeZone).end.getTime() - 1
+    return endOfItsDay > at.getTime() ? new Date(endOfItsDay) : at
+  })
 
 /**
  * Activates a plan awaiting funds, or resumes a depleted one, when the wallet covers the rest of the
@@ -54,13 +115,18 @@ export const activateIfFunded = (plan: Plan) =>
   Effect.gen(function*() {
     if (plan.state !== "awaiting_funds" && plan.state !== "depleted") return plan
     const wallet = yield* walletBalance(plan.customerId)
-    if (Option.isNone(wallet) || wallet.value.withdrawableKobo < (yield* coverageNeeded(plan))) return plan
+    const nip = yield* Settings.get(Settings.NipFees)
+    if (Option.isNone(wallet) || wallet.value.withdrawableKobo < reservedFor(plan, nip)) return plan
     const at = yield* now
     const terms = termsOf(plan)
-    const anchor = plan.state === "awaiting_funds" || plan.anchorDate === null ? Schedule.anchorDate(terms, at) : plan.anchorDate
+    const fresh = plan.state === "awaiting_funds" || plan.anchorDate === null
+    const anchor = fresh ? Schedule.anchorDate(terms, yield* notBefore(plan, at)) : plan.anchorDate!
+    // a new schedule is funded for today's fees; a resumed one keeps those it was funded for
+    const caps = fresh || plan.payoutFeeCapKobo === null ? feeCaps(plan, nip) : {}
     const activated = yield* (yield* PlanRepo).save(
       new Plan({
         ...plan,
+        ...caps,
         state: "active",
         anchorDate: anchor,
         nextDueAt: Schedule.dueAt(terms, anchor, plan.nextCycle),

@@ -11,7 +11,7 @@ import { driveFresh } from "../transfers/Executor.js"
 import { requireWallet } from "./Editing.js"
 import { BorrowNotEligible, PlanNotFound } from "./Errors.js"
 import { Instalment, Plan } from "./Model.js"
-import { createMovement, cycleIndex, ensureCurrentInstalment, nipFeeOf, settle } from "./Payouts.js"
+import { createMovement, cycleIndex, ensureCurrentInstalment, nextPayoutFee, settle } from "./Payouts.js"
 import { PlanRepo } from "./Ports.js"
 import { findPlan, requireCustomer } from "./Queries.js"
 import { replay, replayOr, sameRequest } from "./Replay.js"
@@ -28,13 +28,16 @@ export type BorrowEligibility =
  * not already borrowed or been paid this period; the lifetime cap is not reached. "This period" is
  * the one ending at the next due date on the plan's calendar: Borrow pays that cycle now, so a
  * second Borrow (or one after the cycle was paid) would reach into a later period. A cycle whose
- * payout is due or in progress also refuses.
+ * payout is due or in progress also refuses. `replaced`: the last instalment paid under a schedule
+ * an edit replaced, while the new one has paid none: when it was a Borrow of a period still ahead, the
+ * new schedule's first cycle is the period after it, and is refused like a second Borrow.
  */
 export const borrowEligibility = (
   plan: Plan,
   at: Date,
   cap: number,
-  current: Option.Option<Instalment>
+  current: Option.Option<Instalment>,
+  replaced: Option.Option<Instalment> = Option.none()
 ): BorrowEligibility => {
   const amountKobo = plan.nextCycle < plan.cycleCount
     ? Schedule.amountOfCycle(plan.totalAmountKobo, plan.cycleCount, plan.nextCycle)
@@ -51,9 +54,19 @@ export const borrowEligibility = (
   let calendar = 0
   while (calendar < plan.cycleCount && Schedule.dueAt(terms, plan.anchorDate, calendar).getTime() <= at.getTime()) calendar++
   if (plan.nextCycle > calendar) return no("You have already borrowed or been paid this period")
+  if (
+    plan.nextCycle === 0 && Option.isSome(replaced) && replaced.value.status === "paid" &&
+    replaced.value.dueAt.getTime() > at.getTime()
+  ) return no("You have already borrowed or been paid this period")
   if (plan.borrowCount >= cap) return no(`You have used all ${cap} borrows of this plan`)
   return { eligible: true, amountKobo }
 }
+
+/** The last instalment paid under the schedule an edit replaced, while the current one has paid none. */
+const replacedInstalment = (plan: Plan) =>
+  plan.nextCycle === 0 && plan.cycleBase > 0
+    ? Effect.flatMap(PlanRepo, (repo) => repo.findInstalment(plan.id, plan.cycleBase - 1))
+    : Effect.succeed(Option.none<Instalment>())
 
 const requireOpenPlan = (customerId: string) =>
   Effect.flatMap(findPlan(customerId), (found) =>
@@ -67,7 +80,7 @@ export const borrowQuote = (accountId: string) =>
     if (Option.isNone(found)) return yield* new PlanNotFound()
     const plan = found.value
     const current = yield* (yield* PlanRepo).findInstalment(plan.id, cycleIndex(plan))
-    return borrowEligibility(plan, yield* now, yield* Settings.get(Settings.BorrowCap), current)
+    return borrowEligibility(plan, yield* now, yield* Settings.get(Settings.BorrowCap), current, yield* replacedInstalment(plan))
   }).pipe(withSpan("Plans.borrowQuote"))
 
 /**
@@ -92,13 +105,13 @@ export const borrow = (accountId: string, idempotencyKey: string) =>
       const at = yield* now
       const plan = Option.getOrThrow(yield* repo.lock(planId))
       const current = yield* repo.findInstalment(plan.id, cycleIndex(plan))
-      const eligibility = borrowEligibility(plan, at, cap, current)
+      const eligibility = borrowEligibility(plan, at, cap, current, yield* replacedInstalment(plan))
       if (!eligibility.eligible) return yield* new BorrowNotEligible({ reason: eligibility.reason })
       const instalment = yield* ensureCurrentInstalment(plan, at)
       const created = yield* createMovement(plan, {
         kind: "borrow",
         amountKobo: instalment.amountKobo,
-        feeKobo: yield* nipFeeOf(instalment.amountKobo),
+        feeKobo: yield* nextPayoutFee(plan, instalment.amountKobo),
         idempotencyKey,
         requestHash,
         narration: `Borrow: plan payout ${plan.nextCycle + 1} of ${plan.cycleCount}`

@@ -14,6 +14,7 @@ import { activateIfFunded } from "./Activation.js"
 import { PayoutInProgress, PlanNotFound } from "./Errors.js"
 import { Instalment, Plan } from "./Model.js"
 import { PlanRepo } from "./Ports.js"
+import { replan, wholePotKobo } from "./Pot.js"
 import { findPlan, requireCustomer } from "./Queries.js"
 import * as Schedule from "./Schedule.js"
 import { type PlanInput, termsOf, validateTerms } from "./Terms.js"
@@ -105,14 +106,19 @@ export const upsertPlan = (accountId: string, input: PlanInput) =>
     return yield* activateIfFunded(plan.right)
   }).pipe(withSpan("Plans.upsertPlan"))
 
+/** Whether the edit changes the whole plan's amount or schedule (not only where or at what time it pays). */
 const scheduleChanged = (plan: Plan, input: PlanInput, terms: Schedule.ScheduleTerms) =>
-  plan.totalAmountKobo !== input.totalAmountKobo || plan.durationDays !== terms.durationDays ||
+  wholePotKobo(plan) !== input.totalAmountKobo || plan.durationDays !== terms.durationDays ||
   plan.frequency !== terms.frequency || plan.weekDay !== terms.weekDay
 
 /**
  * The edit, under the plan's row lock, in one transaction. The wallet is checked for activation after the commit, never
  * while the transaction (and, on PGlite, the one connection) is held across a provider call.
  * A concurrent save (the scheduler settling a payout) is retried.
+ *
+ * `input` and `cycles` describe the WHOLE plan (Pot.ts): a new amount or schedule keeps the
+ * instalments paid as its first cycles and spreads the rest of the pot over the cycles left;
+ * refused (400 by field) when nothing would be left to pay them with.
  */
 export const edit = (
   planId: string,
@@ -124,6 +130,7 @@ export const edit = (
   Effect.gen(function*() {
     const repo = yield* PlanRepo
     const at = yield* now
+    const limits = yield* Settings.get(Settings.PlanLimitsSetting)
     const saved = yield* atomically(Effect.gen(function*() {
       const plan = Option.getOrThrow(yield* repo.lock(planId))
       const current = yield* repo.findInstalment(plan.id, plan.cycleBase + plan.nextCycle)
@@ -141,28 +148,29 @@ export const edit = (
         nameEnquirySessionId: destination.sessionId,
         updatedAt: at
       }
-      // a resumed instalment gets its full number of attempts again
-      if (Option.isSome(current) && current.value.status === "open" && current.value.attempts > 0) {
-        yield* repo.saveInstalment(new Instalment({ ...current.value, attempts: 0, updatedAt: at }))
-      }
       if (plan.state === "awaiting_funds" || scheduleChanged(plan, input, terms)) {
-        // a new schedule for the new pot: numbering goes on after the cycles already paid
+        // a new schedule for the rest of the whole pot: numbering goes on after the cycles already paid
+        const next = yield* replan(plan, input.totalAmountKobo, cycles, limits)
+        // a resumed instalment gets its full number of attempts again
+        yield* resetAttempts(current, at)
         return yield* repo.save(
           new Plan({
             ...base,
-            totalAmountKobo: input.totalAmountKobo,
+            ...next,
             durationDays: terms.durationDays,
             frequency: terms.frequency,
             weekDay: terms.weekDay,
             state: "awaiting_funds",
-            cycleCount: cycles,
-            cycleBase: plan.cycleBase + plan.nextCycle,
             nextCycle: 0,
             anchorDate: null,
-            nextDueAt: null
+            nextDueAt: null,
+            // funded (and its fees fixed) anew on activation
+            payoutFeeCapKobo: null,
+            lastPayoutFeeCapKobo: null
           })
         )
       }
+      yield* resetAttempts(current, at)
       const edited = new Plan(base)
       const resumes = plan.state === "paused" || plan.state === "active"
       return yield* repo.save(
@@ -179,6 +187,12 @@ export const edit = (
     Effect.catchTag("PlanConflict", () => Effect.fail(new PayoutInProgress())),
     Effect.flatMap(activateIfFunded)
   )
+
+/** A failed open instalment gets its full number of attempts again. */
+const resetAttempts = (current: Option.Option<Instalment>, at: Date) =>
+  Option.isSome(current) && current.value.status === "open" && current.value.attempts > 0
+    ? Effect.asVoid(Effect.flatMap(PlanRepo, (repo) => repo.saveInstalment(new Instalment({ ...current.value, attempts: 0, updatedAt: at }))))
+    : Effect.void
 
 /**
  * `PATCH /disbursements/plan`: the same edit as POST on an existing plan, behind the OTP gate (a

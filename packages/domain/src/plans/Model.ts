@@ -21,8 +21,14 @@ export type PlanState = typeof PlanState.Type
 export class Plan extends Schema.Class<Plan>("Plan")({
   id: Schema.String,
   customerId: Schema.String,
-  /** the pot of the current schedule */
+  /**
+   * the pot of the current schedule; the whole pot the customer sees is paidBeforeKobo + this
+   * (Pot.ts, docs/decisions/plan-patch-after-paid-cycles.md)
+   */
   totalAmountKobo: Schema.BigIntFromSelf,
+  /** what the schedules an edit replaced paid out (instalments cycle 0..cycleBase-1) */
+  paidBeforeKobo: Schema.optionalWith(Schema.BigIntFromSelf, { default: () => 0n }),
+  /** the whole plan's length (all schedules), as the customer gave it */
   durationDays: Schema.Number,
   frequency: PlanFrequency,
   weekDay: Schema.NullOr(PlanWeekDay),
@@ -46,6 +52,14 @@ export class Plan extends Schema.Class<Plan>("Plan")({
   /** when the next cycle is due (or its retry); null unless active */
   nextDueAt: Schema.NullOr(Schema.DateFromSelf),
   borrowCount: Schema.Number,
+  /**
+   * The NIP fee (with VAT) of the current schedule's regular and last payout under the fees in force
+   * when it was funded (activation): a payout is never charged more, so a fee raised by staff
+   * later does not leave the reserve short (docs/decisions/nip-fee-raised-mid-plan.md). Null:
+   * not funded yet (or activated before these were kept): the current fee.
+   */
+  payoutFeeCapKobo: Schema.optionalWith(Schema.NullOr(Schema.BigIntFromSelf), { default: () => null }),
+  lastPayoutFeeCapKobo: Schema.optionalWith(Schema.NullOr(Schema.BigIntFromSelf), { default: () => null }),
   /** a scheduler process working on the plan holds it until then */
   leaseUntil: Schema.NullOr(Schema.DateFromSelf),
   /** optimistic concurrency: every save increments it and requires the value read */

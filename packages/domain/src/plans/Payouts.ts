@@ -10,27 +10,26 @@ import { formatNaira, type Kobo } from "../shared/Money.js"
 import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { startAndDrive } from "../transfers/Executor.js"
-import * as Fees from "../transfers/Fees.js"
 import type { NipFeeSchedule } from "../transfers/Fees.js"
 import { newTransfer, type Transfer } from "../transfers/Model.js"
 import { TransferRepo } from "../transfers/Ports.js"
 import { INSUFFICIENT_BALANCE, LEASE } from "../transfers/Steps.js"
-import { coverageNeeded } from "./Activation.js"
+import { coverageNeeded, payoutFee } from "./Activation.js"
 import { Instalment, Plan } from "./Model.js"
 import { PlanRepo } from "./Ports.js"
+import { wholePotKobo } from "./Pot.js"
 import * as Schedule from "./Schedule.js"
 import { termsOf } from "./Terms.js"
 import { withSpan } from "../shared/Spans.js"
 
 export const cycleIndex = (plan: Plan) => plan.cycleBase + plan.nextCycle
 
-/** The NIP fee (with its VAT) of a payout of `amountKobo` under `schedule`. */
-const nipFeeUnder = (amountKobo: Kobo, schedule: NipFeeSchedule) => {
-  const q = Fees.quote(amountKobo, schedule)
-  return q.feeKobo + q.vatKobo
-}
-
-export const nipFeeOf = (amountKobo: Kobo) => Effect.map(Settings.get(Settings.NipFees), (schedule) => nipFeeUnder(amountKobo, schedule))
+/**
+ * The NIP fee (with VAT) of the payout of the plan's next cycle, of `amountKobo`, under the current
+ * fee settings and the plan's fee caps (`payoutFee`).
+ */
+export const nextPayoutFee = (plan: Plan, amountKobo: Kobo) =>
+  Effect.map(Settings.get(Settings.NipFees), (schedule) => payoutFee(plan, plan.nextCycle, amountKobo, schedule))
 
 const sourceAccount = (customerId: string) =>
   Effect.flatMap(AccountRepo, (repo) => repo.findByCustomerId(customerId)).pipe(
@@ -147,7 +146,7 @@ const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
     const transfer = yield* (yield* TransferRepo).createFresh(movementOf(plan, {
       kind: "scheduled",
       amountKobo: instalment.amountKobo,
-      feeKobo: nipFeeUnder(instalment.amountKobo, fees),
+      feeKobo: payoutFee(plan, plan.nextCycle, instalment.amountKobo, fees),
       idempotencyKey: `plan-payout:{id}`,
       requestHash: `plan:${plan.id}:${instalment.cycle}`,
       narration: `Plan payout ${plan.nextCycle + 1} of ${plan.cycleCount}`
@@ -244,7 +243,7 @@ const completedNotice = (plan: Plan) =>
     ? {
       kind: "plan_completed" as const,
       subject: "Your disbursement plan is complete",
-      message: `Every instalment of your ${formatNaira(plan.totalAmountKobo)} plan has been paid.`
+      message: `Every instalment of your ${formatNaira(wholePotKobo(plan))} plan has been paid.`
     }
     : null
 

@@ -5,7 +5,8 @@
  *
  * Life of a plan (Plan.state):
  * - awaiting_funds → active when the wallet covers the plan: the total AND the NIP fee (with VAT) of
- *   every payout (`reservedFor`; POST, the activation job, a deposit).
+ *   every payout (`reservedFor`; POST, the activation job, a deposit). The fees are fixed then as
+ *   caps: a fee raised later is not charged to the plan (`payoutFee`).
  *   Activation fixes the anchor: cycle 0 is the first slot after that moment.
  * - active: the due-payout job pays cycle after cycle. A cycle has one Instalment record (unique
  *   per plan and cycle) and at most one live payout attempt, linked under the plan's row lock, so
@@ -23,15 +24,26 @@
  * Editing (POST on an existing plan, or the OTP-gated PATCH):
  * - destination, time or time zone only: the cycles and their amounts stay; the remaining due dates
  *   move to the new time (from the same anchor); a paused plan resumes.
- * - amount, duration, frequency or week day: the remaining schedule is replaced. Paid cycles stay in
- *   the history; the new total is paid in new cycles from the first slot after the edit, and the
- *   plan is active again only when the wallet covers the new total and its fees. Borrow count stays (per plan).
+ * - amount, duration, frequency or week day: the body describes the WHOLE plan (Pot.ts): the
+ *   instalments paid count as its first cycles, the rest of the new pot is paid over the cycles
+ *   left, from the first slot after the edit (and after the day of the last payout, so never in a
+ *   period a Borrow paid). The plan is active again once the wallet covers the rest and its fees.
+ *   Borrow count stays (per plan).
  * - refused while a payout of the plan is in progress.
  */
 export { type PlanInput, termsOf, validateTerms } from "./Terms.js"
 export { findPlan, getPlan, history, instalmentAmount, quote } from "./Queries.js"
 export { patchPlan, upsertPlan } from "./Editing.js"
-export { activateForCustomer, activateFundedPlans, activateIfFunded, coverageNeeded, reservedFor } from "./Activation.js"
+export {
+  activateForCustomer,
+  activateFundedPlans,
+  activateIfFunded,
+  coverageNeeded,
+  fundingNeeded,
+  payoutFee,
+  reservedFor
+} from "./Activation.js"
+export { cyclesPaid, leftKobo, paidKobo, replan, type Replanned, wholeCycles, wholePotKobo } from "./Pot.js"
 export { type PlanRun, processDuePayouts, runPlan, settle } from "./Payouts.js"
 export { borrow, type BorrowEligibility, borrowEligibility, borrowQuote } from "./Borrow.js"
 export { extraCash, extraCashFees, extraCashQuote, maxWithdrawal } from "./ExtraCash.js"

@@ -93,7 +93,9 @@ export class PlansApi extends HttpApiGroup.make("plans")
       .annotate(
         OpenApi.Description,
         "Edits the plan behind the OTP gate (a code from POST /auth/otp/request or /customers/otp/request). " +
-          "400 validation; 401 OTP invalid or expired; 404 no plan."
+          "totalAmountKobo and durationDays are the whole plan's, instalments already paid included: the rest of the pot " +
+          "is paid over the cycles left, and fundingNeededKobo says what the wallet lacks for it. " +
+          "400 validation (also a pot below what is paid, or no cycle left after those paid); 401 OTP invalid or expired; 404 no plan."
       )
   )
   .add(

@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Plans } from "@app/domain"
-import { Effect } from "effect"
+import { type Plan, Plans } from "@app/domain"
+import { Effect, Option } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
 import { signedIn } from "../shared/Security.js"
@@ -9,20 +9,24 @@ import { planMovementView, planView } from "./Views.js"
 
 const plans = mapDomainErrors("Disbursement")
 
+/** The plan with what the wallet lacks for it (omitted when the bank cannot tell now). */
+const withFunding = (plan: Plan) =>
+  Effect.map(Plans.fundingNeeded(plan), (needed) => planView(plan, Option.getOrUndefined(needed)))
+
 export const PlanHandlers = HttpApiBuilder.group(Api, "plans", (handlers) =>
   handlers
     .handle("quote", ({ urlParams }) => Plans.quote(urlParams.amountKobo).pipe(plans))
     .handle("upsert", ({ payload }) =>
       Effect.flatMap(signedIn, (accountId) => Plans.upsertPlan(accountId, payload)).pipe(
-        Effect.map(planView),
+        Effect.flatMap(withFunding),
         plans
       ))
     .handle("patch", ({ payload: { otpCode, otpPinId, ...terms } }) =>
       Effect.flatMap(signedIn, (accountId) => Plans.patchPlan(accountId, terms, otpPinId, otpCode)).pipe(
-        Effect.map(planView),
+        Effect.flatMap(withFunding),
         plans
       ))
-    .handle("get", () => Effect.flatMap(signedIn, Plans.getPlan).pipe(Effect.map(planView), plans))
+    .handle("get", () => Effect.flatMap(signedIn, Plans.getPlan).pipe(Effect.flatMap(withFunding), plans))
     .handle("history", () =>
       Effect.flatMap(signedIn, Plans.history).pipe(Effect.map((rows) => rows.map(transactionView)), plans))
     .handle("borrowQuote", () =>

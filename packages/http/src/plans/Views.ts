@@ -27,6 +27,11 @@ export const PlanView = Schema.Struct({
   status: PlanState,
   cyclesTotal: Schema.Number,
   cyclesPaid: Schema.Number,
+  /**
+   * what the customer must add to the wallet for the plan to start or resume (the rest of the pot and
+   * its payouts' fees, less the balance); "0" when nothing is needed. On the plan endpoints only.
+   */
+  fundingNeededKobo: Schema.optional(KoboString),
   createdAt: Schema.String,
   updatedAt: Schema.String
 })
@@ -63,11 +68,12 @@ export const ExtraCashQuoteView = Schema.Struct({
 export const PlanMovementView = Schema.Struct({ ...MovementView.fields, transactionId: Schema.String })
 
 /** The plan as the API shows it (the spec's DisbursementPlan and our extras). */
-export const planView = (plan: Plan) => ({
+export const planView = (plan: Plan, fundingNeededKobo?: bigint) => ({
   id: plan.id,
   customerId: plan.customerId,
   amount: Plans.instalmentAmount(plan),
-  totalAmountKobo: plan.totalAmountKobo,
+  // the whole pot, instalments paid under replaced schedules included (domain plans/Pot.ts)
+  totalAmountKobo: Plans.wholePotKobo(plan),
   durationDays: plan.durationDays,
   frequency: plan.frequency,
   weekDay: plan.weekDay,
@@ -82,8 +88,9 @@ export const planView = (plan: Plan) => ({
   borrowCount: plan.borrowCount,
   active: plan.state === "active",
   status: plan.state,
-  cyclesTotal: plan.cycleCount,
-  cyclesPaid: plan.nextCycle,
+  cyclesTotal: Plans.wholeCycles(plan),
+  cyclesPaid: Plans.cyclesPaid(plan),
+  ...(fundingNeededKobo === undefined ? {} : { fundingNeededKobo }),
   createdAt: plan.createdAt.toISOString(),
   updatedAt: plan.updatedAt.toISOString()
 })
