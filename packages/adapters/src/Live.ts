@@ -46,11 +46,12 @@ import { TransactionRepoSql } from "./transactions/TransactionRepoSql.js"
 import { TransferRepoSql } from "./transfers/TransferRepoSql.js"
 import { pgLayer, pgliteLayer } from "./sql/Database.js"
 import { UnitOfWorkSql } from "./sql/UnitOfWorkSql.js"
+import { LeaseHolderLive } from "./concurrency/LeaseHolder.js"
 
 export const SqlClientLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     Option.match(config.databaseUrl, {
-      onNone: () => pgliteLayer(path.join(config.dataDir, "pglite")),
+      onNone: () => pgliteLayer(path.join(config.dataDir, "pglite"), { durable: config.durableWrites }),
       onSome: pgLayer
     }))
 )
@@ -128,6 +129,10 @@ const ServicesLive = Layer.mergeAll(
 
 /** Every domain port, on the given database client; needs AppConfig. */
 export const adaptersLayer = <E, R>(sql: Layer.Layer<SqlClient.SqlClient, E, R>) =>
-  Layer.mergeAll(RepositoriesLive, ServicesLive).pipe(Layer.provideMerge(databaseLayer(sql)))
+  Layer.mergeAll(RepositoriesLive, ServicesLive).pipe(
+    // the process as a holder of leases (movements, plans): registered, heartbeating
+    Layer.provideMerge(LeaseHolderLive),
+    Layer.provideMerge(databaseLayer(sql))
+  )
 
 export const AdaptersLive = adaptersLayer(SqlClientLive)

@@ -32,6 +32,8 @@ import m0023_movement_feed_trigger_cost from "./migrations/0023_movement_feed_tr
 import m0024_transactions_room_for_updates from "./migrations/0024_transactions_room_for_updates.js"
 import m0027_movement_resolutions from "./migrations/0027_movement_resolutions.js"
 import m0029_plan_whole_pot_and_fee_caps from "./migrations/0029_plan_whole_pot_and_fee_caps.js"
+import m0035_lease_holders from "./migrations/0035_lease_holders.js"
+import m0036_payout_holds from "./migrations/0036_payout_holds.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -59,7 +61,9 @@ export const migrations = Migrator.fromRecord({
   "0023_movement_feed_trigger_cost": m0023_movement_feed_trigger_cost,
   "0024_transactions_room_for_updates": m0024_transactions_room_for_updates,
   "0027_movement_resolutions": m0027_movement_resolutions,
-  "0029_plan_whole_pot_and_fee_caps": m0029_plan_whole_pot_and_fee_caps
+  "0029_plan_whole_pot_and_fee_caps": m0029_plan_whole_pot_and_fee_caps,
+  "0035_lease_holders": m0035_lease_holders,
+  "0036_payout_holds": m0036_payout_holds
 })
 
 /** A fixed key for PostgreSQL's advisory lock around creating the migrations table ("kobo" in ASCII). */

@@ -8,13 +8,31 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Layer, Logger, Option } from "effect"
 import { describeConfigError, isConfigError } from "./AppConfig.js"
+import { ProcessLockHeld } from "./concurrency/ProcessLock.js"
 import { tuneHeap } from "./HeapTuning.js"
 import { turnBufferedConsole } from "./ops/BufferedConsole.js"
 
-/** Prints why a process could not start: config errors as one line per variable, others in full. */
+/** The lock refusal a failure carries (as itself or as its cause, a few levels down), if any. */
+const lockRefusal = (failure: unknown): ProcessLockHeld | undefined => {
+  let at: unknown = failure
+  for (let depth = 0; depth < 4 && typeof at === "object" && at !== null; depth++) {
+    if (at instanceof ProcessLockHeld) return at
+    at = (at as { readonly cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/**
+ * Prints why a process could not start: config errors as one line per variable, a data directory
+ * or journal another process holds as one line naming it, others in full.
+ */
 export const reportStartupFailure = (cause: Cause.Cause<unknown>) => {
   if (Cause.isInterruptedOnly(cause)) return Effect.void
   const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const refused = lockRefusal(failure.value)
+    if (refused !== undefined) return Console.error(refused.message)
+  }
   return Option.isSome(failure) && isConfigError(failure.value)
     ? Console.error(`Invalid configuration:\n${describeConfigError(failure.value)}`)
     : Effect.logError("stopped on an error").pipe(Effect.annotateLogs("cause", Cause.pretty(cause)))

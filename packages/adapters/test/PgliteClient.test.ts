@@ -104,6 +104,38 @@ describe("PgliteClient", () => {
       expect(reopened).toEqual(["persisted", "also persisted"])
     }).pipe(Effect.scoped))
 
+  it.live("one process per data directory: a second opener is refused at once, naming the holder (issue 36)", () =>
+    Effect.gen(function*() {
+      const root = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pglite-lock-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
+      const dataDir = Path.join(root, "pglite")
+      const refusal = (holder: number) =>
+        `the embedded database ${dataDir} is in use by process ${holder} ` +
+        "(one process per data directory: stop it first, or share a PostgreSQL database with DATABASE_URL)"
+
+      // another live process holds it (the test runner's parent stands in for `npm start`)
+      Fs.writeFileSync(`${dataDir}.lock`, `${process.ppid}\n`)
+      const started = Date.now()
+      const other = yield* Effect.either(Effect.provide(count, pgliteLayer(dataDir)))
+      expect(Either.isLeft(other) && other.left.message).toBe(refusal(process.ppid))
+      expect(Date.now() - started).toBeLessThan(2_000)
+      expect(Fs.existsSync(Path.join(dataDir, "PG_VERSION"))).toBe(false) // not touched
+
+      // a lock left by a process that died (a SIGKILL) is taken over
+      Fs.writeFileSync(`${dataDir}.lock`, "2147483646\n")
+      yield* Effect.gen(function*() {
+        yield* setup
+        expect(Fs.readFileSync(`${dataDir}.lock`, "utf8").trim()).toBe(String(process.pid))
+        // a second opener while this one has it open: refused too, naming this process
+        const second = yield* Effect.either(Effect.provide(count, pgliteLayer(dataDir)))
+        expect(Either.isLeft(second) && second.left.message).toBe(refusal(process.pid))
+        expect(yield* count).toBe(0)
+      }).pipe(Effect.provide(pgliteLayer(dataDir)))
+      // closed: the lock is gone, and the next opener gets it
+      expect(Fs.existsSync(`${dataDir}.lock`)).toBe(false)
+      expect(yield* Effect.provide(count, pgliteLayer(dataDir))).toBe(0)
+    }).pipe(Effect.scoped), 120_000)
+
   it.scoped("supports multi-statement scripts, values, streams and unprepared queries", () =>
     Effect.gen(function*() {
       const sql = yield* PgliteClient.make({ ...names })

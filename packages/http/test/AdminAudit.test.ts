@@ -6,7 +6,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { adminGet, adminServer, rootToken } from "./support/AdminFixtures.js"
-import { expectFailure, expectSuccess, expectValidation, post, uniqueEmail } from "./support/Fixtures.js"
+import { api, expectFailure, expectSuccess, expectValidation, post, uniqueEmail } from "./support/Fixtures.js"
 import { lastCode } from "./support/TestServer.js"
 
 const Server = adminServer()
@@ -62,6 +62,33 @@ layer(Server, { excludeTestServices: true, timeout: "60 seconds" })("admin audit
   })
 
   describe("POST /admin/audit/verify", () => {
+    it.effect("a setting whose value is not the after of its latest audit row fails verify (issue 36)", () =>
+      Effect.gen(function*() {
+        const token = yield* rootToken
+        const KEY = "/api/v1/admin/settings/plans.borrow.lifetimeCap"
+        expectSuccess(yield* api("PATCH", KEY, { value: 4 }, token), { apiObject: "Admin" })
+        expect(expectSuccess(yield* post("/api/v1/admin/audit/verify", undefined, token), { apiObject: "Admin" }).ok).toBe(true)
+        // a change that reached the settings without its audit row (as a second process on the same
+        // embedded database left one): the chain itself is intact, the settings are not
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE app_settings SET value = '7'::jsonb WHERE key = 'plans.borrow.lifetimeCap'`
+        const latest = expectSuccess(yield* adminGet("/api/v1/admin/audit?action=settings.update&targetId=plans.borrow.lifetimeCap&pageSize=1", token), { apiObject: "Admin" }).items[0]
+        const broken = expectSuccess(yield* post("/api/v1/admin/audit/verify", undefined, token), { apiObject: "Admin" })
+        expect(broken).toMatchObject({ ok: false, brokenAt: latest.seq, reason: "setting plans.borrow.lifetimeCap's value is not the after of its latest audit row" })
+        // a setting with a value and no audit row at all
+        yield* sql`INSERT INTO app_settings (key, value, updated_at) VALUES ('plans.extraCash', '{"feeBasisPoints":"400","perDay":3,"perPlan":5}'::jsonb, now())
+                   ON CONFLICT (key) DO NOTHING`
+        // an audited change puts it right again
+        expectSuccess(yield* api("PATCH", KEY, { value: 3 }, token), { apiObject: "Admin" })
+        const extra = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM audit_log WHERE action = 'settings.update' AND target_id = 'plans.extraCash'`
+        const again = expectSuccess(yield* post("/api/v1/admin/audit/verify", undefined, token), { apiObject: "Admin" })
+        if (extra[0]!.n === 0) {
+          expect(again).toMatchObject({ ok: false, brokenAt: 0, reason: expect.stringMatching(/has a value but no audit row/) })
+          yield* sql`DELETE FROM app_settings WHERE key = 'plans.extraCash'`
+        }
+        expect(expectSuccess(yield* post("/api/v1/admin/audit/verify", undefined, token), { apiObject: "Admin" }).ok).toBe(true)
+      }))
+
     it.effect("an intact chain verifies; a row edited in SQL is named as the first broken row", () =>
       Effect.gen(function*() {
         const token = yield* rootToken

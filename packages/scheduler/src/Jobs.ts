@@ -6,7 +6,7 @@
  * runs in progress (safe: money-moving jobs journal every step and resume from the journal).
  */
 import { deliverQueuedNotifications } from "@app/adapters/notifications/OutboxDelivery"
-import { Banking, Housekeeping, Lifecycle, Plans, Spans, Spendings, StaffAccess, Transfers } from "@app/domain"
+import { Banking, Housekeeping, Lifecycle, Plans, Spans, Spendings, StaffAccess } from "@app/domain"
 import { Cron } from "croner"
 import { count, jobDuration, jobRunsTotal, observeSeconds } from "@app/adapters/ops/Metrics"
 import { spansReceived } from "@app/adapters/ops/UnreceivedSpans"
@@ -132,8 +132,9 @@ export const SchedulerLive = Layer.unwrapEffect(Effect.map(PayoutJobConfig, (pay
     { name: "activate-plans", schedule: "* * * * *", run: Plans.activateFundedPlans(), runOnStart: true },
     // saga recovery (drivers that died) and reconciliation of pending transfers; once at start-up too,
     // so a crash is recovered as soon as the service is back. Requeries follow each transfer's own
-    // backoff (TransferPolicy), so running every minute asks the bank no more often than that.
-    { name: "process-transfers", schedule: "* * * * *", run: Transfers.processDue(), runOnStart: true },
+    // backoff (TransferPolicy), so running every minute asks the bank no more often than that. A
+    // payout whose outcome it learns is settled at once (its instalment paid, its plan moved on).
+    { name: "process-transfers", schedule: "* * * * *", run: Plans.processDueMovements(), runOnStart: true },
     { name: "purge-expired-secrets", schedule: "17 3 * * *", run: Housekeeping.purgeExpiredSecrets, runOnStart: true },
     // failed staff sign-ins past the throttle window count for nothing: forget them
     { name: "purge-sign-in-failures", schedule: "23 * * * *", run: StaffAccess.purgeSignInFailures },

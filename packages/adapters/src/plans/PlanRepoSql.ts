@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
+import { freeLease, LeaseHolder } from "../concurrency/LeaseHolder.js"
 import { makeLean } from "../sql/LeanStatements.js"
 import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
@@ -49,6 +50,7 @@ export const PlanRepoSql = Layer.effect(
   PlanRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const holder = yield* LeaseHolder
     const decodePlans = decodeInstances(PlanRow, Plan)
     const decodeInstalments = decodeInstances(InstalmentRow, Instalment)
     const decodeLeaseAndVersion = decodeRows(Schema.Struct({ leaseUntil: PlanRow.fields.leaseUntil, version: PlanRow.fields.version }))
@@ -145,7 +147,7 @@ export const PlanRepoSql = Layer.effect(
         const picked = yield* select
         if (picked.length === 0) return []
         const claimed = yield* plans(sql`
-          UPDATE disbursement_plans SET lease_until = ${leaseFromNow(sql, now, leaseUntil)}
+          UPDATE disbursement_plans SET lease_until = ${leaseFromNow(sql, now, leaseUntil)}, lease_holder = ${holder.id}
           WHERE ${sql.in("id", picked.map((r) => r.id))}
           RETURNING *`)
         const rank = new Map(picked.map((r, i) => [r.id, i]))
@@ -167,7 +169,8 @@ export const PlanRepoSql = Layer.effect(
           sql<{ readonly id: string }>`
             SELECT p.id FROM disbursement_plans p
             WHERE p.state = 'active'
-              AND (p.lease_until IS NULL OR p.lease_until < now())
+              -- lease expired, or its holder stopped heartbeating (concurrency/LeaseHolder.ts)
+              AND ${freeLease(sql, "p")}
               AND (
                 p.next_due_at <= ${now}
                 -- the open instalment's payout finished: settle it. Uncorrelated, so PostgreSQL runs
@@ -190,7 +193,7 @@ export const PlanRepoSql = Layer.effect(
           sql<{ readonly id: string }>`
             SELECT id FROM disbursement_plans
             WHERE state IN ('awaiting_funds', 'depleted')
-              AND (lease_until IS NULL OR lease_until < now())
+              AND ${freeLease(sql)}
             -- never claimed first, then the longest since its last claim (the activation job lets the
             -- lease of a plan still short of funds expire, so every plan gets its turn), then updated_at
             ORDER BY lease_until NULLS FIRST, updated_at, id
@@ -284,6 +287,12 @@ export const PlanRepoSql = Layer.effect(
             rows[0] === undefined ? Option.none<Plan>() : Option.some(instanceOf(Plan, { ...p, ...rows[0] }))
           )
         )),
+      holdForPayout: (planId, at) =>
+        orDieDb(sql`
+          INSERT INTO payout_holds (plan_id, customer_id, since)
+          SELECT id, customer_id, ${at} FROM disbursement_plans WHERE id = ${planId}
+          ON CONFLICT (plan_id) DO NOTHING`).pipe(Effect.asVoid),
+      releasePayoutHold: (planId) => orDieDb(sql`DELETE FROM payout_holds WHERE plan_id = ${planId}`).pipe(Effect.asVoid),
       listInstalments: (planId) =>
         orDieDb(instalments(sql`SELECT * FROM plan_instalments WHERE plan_id = ${planId} ORDER BY cycle`)),
       countMovements: (planId, purpose, since) =>

@@ -19,6 +19,8 @@ import * as Layer from "effect/Layer"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { lockPath } from "../concurrency/ProcessLock.js"
 import { makeFairSemaphore } from "../concurrency/FairSemaphore.js"
 
 export interface PgliteClientConfig {
@@ -119,11 +121,29 @@ const makeConnection = (
     )
 })
 
+/**
+ * One process per data directory (`<dataDir>.lock`, concurrency/ProcessLock.ts): PGlite is one
+ * process's database, and a second process on the same files (an operator's CLI beside `npm start`)
+ * would write over the first's pages with neither knowing. Refused at once, naming the holder.
+ */
+const lockDataDir = (dataDir: string) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () =>
+        lockPath(dataDir, (holder) =>
+          `the embedded database ${Path.resolve(dataDir)} is in use by process ${holder} ` +
+          "(one process per data directory: stop it first, or share a PostgreSQL database with DATABASE_URL)"),
+      catch: (cause) => new SqlError({ cause, message: cause instanceof Error ? cause.message : String(cause) })
+    }),
+    (lock) => Effect.sync(() => lock.release())
+  )
+
 const openDatabase = (dataDir: string | undefined, loadDataDir: Blob | undefined) =>
   Effect.acquireRelease(
     Effect.gen(function*() {
       // Plain paths only: PGlite also accepts "memory://" / "idb://" URLs.
       if (dataDir !== undefined && !dataDir.includes("://")) {
+        yield* lockDataDir(dataDir)
         yield* Effect.try({
           try: () => Fs.mkdirSync(dataDir, { recursive: true }),
           catch: (cause) => new SqlError({ cause, message: "PgliteClient: cannot create data directory" })

@@ -4,6 +4,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { MovementInFlight, MovementLost, Transfer, type TransferClaim, type TransferPatch, TransferRepo } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
+import { freeLease, LeaseHolder } from "../concurrency/LeaseHolder.js"
 import { makeLean } from "../sql/LeanStatements.js"
 import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
@@ -43,6 +44,7 @@ export const TransferRepoSql = Layer.effect(
   TransferRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const holder = yield* LeaseHolder
     const lean = yield* makeLean
     const decode = decodeInstances(TransferRow, Transfer)
     const transfers = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
@@ -97,6 +99,7 @@ export const TransferRepoSql = Layer.effect(
           restored: t.restored,
           nextAttemptAt: t.nextAttemptAt,
           leaseUntil: t.leaseUntil,
+          leaseHolder: t.leaseUntil === null ? null : holder.id,
           epoch: t.epoch,
           createdAt: t.createdAt,
           updatedAt: t.updatedAt
@@ -116,6 +119,14 @@ export const TransferRepoSql = Layer.effect(
 
     type Created = { readonly created: boolean; readonly transfer: Transfer }
 
+    /** Whether a due payout of the customer's, not yet started, holds their next movement slot. */
+    const payoutWaits = (customerId: string) =>
+      sql<{ readonly waits: boolean }>`
+        SELECT EXISTS (
+          SELECT 1 FROM payout_holds h JOIN disbursement_plans p ON p.id = h.plan_id
+          WHERE h.customer_id = ${customerId} AND p.state = 'active' AND p.next_due_at <= now()
+        ) AS waits`.pipe(Effect.map((rows) => rows[0]?.waits === true))
+
     /** The row stored under the transfer's key, which a conflict proved to exist (a defect otherwise). */
     const theExisting = (t: Transfer) =>
       byKey(t.customerId, t.idempotencyKey).pipe(
@@ -130,6 +141,8 @@ export const TransferRepoSql = Layer.effect(
         // the key first: a retry of the in-flight movement itself returns it, not MovementInFlight
         const stored = yield* byKey(t.customerId, t.idempotencyKey)
         if (Option.isSome(stored)) return { created: false, transfer: stored.value }
+        // a due payout waits for this customer's movement slot (payout_holds, 0036): it goes first
+        if (yield* payoutWaits(t.customerId)) return yield* new MovementInFlight()
         const inserted = yield* insert(t).pipe(
           Effect.map(Option.map((transfer): Created => ({ created: true, transfer }))),
           Effect.catchTag("SqlError", (error) => {
@@ -181,7 +194,7 @@ export const TransferRepoSql = Layer.effect(
         ? sql``
         : patch.leaseUntil === null
         ? sql`, lease_until = NULL`
-        : sql`, lease_until = ${leaseFromNow(sql, now, patch.leaseUntil)}`
+        : sql`, lease_until = ${leaseFromNow(sql, now, patch.leaseUntil)}, lease_holder = ${holder.id}`
       return sql`
         UPDATE transactions SET ${sql.update(set)}${lease}
         WHERE id = ${claim.id} AND type = 'transfer' AND epoch = ${claim.epoch}
@@ -232,7 +245,8 @@ export const TransferRepoSql = Layer.effect(
           const due = yield* sql<{ readonly id: string }>`
             SELECT id FROM transactions
             WHERE type = 'transfer' AND status = 'pending'
-              AND (lease_until IS NULL OR lease_until < now())
+              -- lease expired, or its holder stopped heartbeating (concurrency/LeaseHolder.ts)
+              AND ${freeLease(sql)}
               -- not restored: the saga is mid-way; restored but not pending at the bank: only its
               -- final status is left to write (its driver died just before); pending: requery when due
               AND (NOT restored OR transfer_state <> 'pending' OR next_attempt_at <= ${now})
@@ -243,7 +257,7 @@ export const TransferRepoSql = Layer.effect(
             FOR UPDATE SKIP LOCKED`
           if (due.length === 0) return []
           const claimed = yield* transfers(sql`
-            UPDATE transactions SET lease_until = ${leaseFromNow(sql, now, leaseUntil)}, epoch = epoch + 1
+            UPDATE transactions SET lease_until = ${leaseFromNow(sql, now, leaseUntil)}, lease_holder = ${holder.id}, epoch = epoch + 1
             WHERE ${sql.in("id", due.map((r) => r.id))}
             RETURNING *`)
           return [...claimed].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

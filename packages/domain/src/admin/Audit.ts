@@ -11,7 +11,8 @@
  * transaction), so the chain is one line. `verify` walks it in order and names the first row whose
  * hash or link does not match: an edit, a deletion or an insertion in SQL is caught.
  */
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
+import { allKeys, SettingsStore } from "../settings/Settings.js"
 import type { Page, PageRequest } from "../shared/Paging.js"
 import { maskContact as maskEmailOrPhone } from "../shared/Email.js"
 import { atomically, now } from "../shared/UseCase.js"
@@ -157,12 +158,41 @@ export const verify = Effect.gen(function*() {
   }
 })
 
+/**
+ * Every stored setting's value is the `after` of its latest `settings.update` row: a change that
+ * reached the settings without its audit row (written in SQL, or by a second process on the same
+ * embedded database whose own writes were lost) breaks the log's promise as surely as an edited row.
+ * A failure names that row's seq (0 when the setting has none).
+ */
+export const verifySettings = Effect.gen(function*() {
+  const store = yield* SettingsStore
+  const repo = yield* AuditRepo
+  for (const key of allKeys) {
+    const stored = yield* store.get(key)
+    if (Option.isNone(stored)) continue
+    const latest = (yield* repo.list({ action: "settings.update", targetKind: "setting", targetId: key }, { page: 1, pageSize: 1 })).items[0]
+    if (latest === undefined) return { brokenAt: 0, reason: `setting ${key} has a value but no audit row` }
+    if (JSON.stringify(sortKeys(stored.value)) !== JSON.stringify(sortKeys(latest.after))) {
+      return { brokenAt: latest.seq, reason: `setting ${key}'s value is not the after of its latest audit row` }
+    }
+  }
+  return null
+})
+
+/** The chain, then the settings against it (`verifySettings`). */
+export const verifyAll = Effect.gen(function*() {
+  const chain = yield* verify
+  if (!chain.ok) return chain
+  const settings = yield* verifySettings
+  return settings === null ? chain : ({ ok: false, rows: chain.rows, ...settings } satisfies VerifyResult)
+})
+
 /** GET /admin/audit: the newest rows matching the filter (audit:read). */
 export const browse = (actor: StaffMember, filter: AuditFilter, page: PageRequest) =>
   Effect.zipRight(requirePermission(actor, "audit:read"), Effect.flatMap(AuditRepo, (r) => r.list(filter, page)))
 
 /** POST /admin/audit/verify (audit:verify). */
-export const verifyFor = (actor: StaffMember) => Effect.zipRight(requirePermission(actor, "audit:verify"), verify)
+export const verifyFor = (actor: StaffMember) => Effect.zipRight(requirePermission(actor, "audit:verify"), verifyAll)
 
 /** An email or phone in an audit row, masked (shared/Email.ts). */
 export const maskContact = (value: string | null): string | null => (value === null ? null : maskEmailOrPhone(value))

@@ -10,6 +10,7 @@ import { formatNaira, type Kobo } from "../shared/Money.js"
 import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { startAndDrive } from "../transfers/Executor.js"
+import { processDue } from "../transfers/Reconcile.js"
 import type { NipFeeSchedule } from "../transfers/Fees.js"
 import { newTransfer, type Transfer } from "../transfers/Model.js"
 import { TransferRepo } from "../transfers/Ports.js"
@@ -151,6 +152,8 @@ const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
       requestHash: `plan:${plan.id}:${instalment.cycle}`,
       narration: `Plan payout ${plan.nextCycle + 1} of ${plan.cycleCount}`
     }, at, id, source))
+    // started: the customer's slot is no longer held for it
+    yield* repo.releasePayoutHold(plan.id)
     return Option.some<Started>({ transfer, plan, instalment })
   }))
 
@@ -272,6 +275,18 @@ const settlePaid = (started: Started, confirmed: Transfer) =>
     return Option.getOrThrow(yield* repo.findById(plan.id))
   }).pipe(withSpan("Plans.settlePaid", { attributes: { planId: started.plan.id } }))
 
+/**
+ * The process-transfers job: recovery and reconciliation of movements (Transfers.processDue), and
+ * the bookkeeping of every plan payout whose outcome it learnt, at once (`settle`): a payout the
+ * bank confirmed on a requery has its instalment paid and its plan moved on in the same pass,
+ * instead of waiting for the next due-payout run to find it.
+ */
+export const processDueMovements = (options: { readonly limit?: number; readonly concurrency?: number } = {}) =>
+  processDue({
+    ...options,
+    onFinished: (t) => (t.planId !== null && t.purpose === "disbursement" ? settle(t.planId) : Effect.void)
+  }).pipe(withSpan("Plans.processDueMovements"))
+
 /** `payouts_total{outcome}`: instalment payouts that reached a final outcome in a plan run (paid or failed). */
 const payoutsTotal = Metric.counter("payouts_total", {
   description: "Plan instalment payouts that reached a final outcome in a payout run, by outcome (paid, failed)",
@@ -291,7 +306,8 @@ export interface PlanRun {
 /**
  * Works one plan as far as it goes now: pays every due cycle, one after the other (catch-up after
  * downtime), until the plan is not due, waits on a pending payout, or the customer has another
- * movement in flight (tried again on the next run). A live attempt found at the start (a finished
+ * movement in flight (tried again on the next run, the customer's new movements held back until
+ * then: `PlanRepo.holdForPayout`). A live attempt found at the start (a finished
  * payout not yet recorded) is settled first. `fees`: the NIP fee schedule (read once per batch).
  */
 export const runPlan = (planId: string, fees?: NipFeeSchedule) =>
@@ -302,7 +318,12 @@ export const runPlan = (planId: string, fees?: NipFeeSchedule) =>
     let settledFirst = false
     for (let guard = 0; guard < 10_000; guard++) {
       const driven = yield* startAndDrive(startDuePayout(planId, schedule).pipe(
-        Effect.catchTag("MovementInFlight", () => Effect.succeed(Option.none<Started>()))
+        // the customer is busy: their next movements wait behind this payout, which the next run
+        // makes (a payout is late by one run at most because of its customer's own activity)
+        Effect.catchTag("MovementInFlight", () =>
+          Effect.flatMap(now, (at) => (Effect.flatMap(PlanRepo, (repo) => repo.holdForPayout(planId, at)))).pipe(
+            Effect.as(Option.none<Started>())
+          ))
       ))
       if (Option.isNone(driven)) {
         // not due, or an attempt is live: settle it (once) and look again
@@ -327,7 +348,7 @@ export const runPlan = (planId: string, fees?: NipFeeSchedule) =>
         yield* Metric.increment(payoutOutcome.failed)
       }
       // failed: the plan is due again later (retry) or stopped; pending: reconciliation settles it
-      // and the plan waits on this cycle
+      // when the bank's answer comes (processDueMovements) and the plan waits on this cycle
       yield* settle(planId)
       break
     }

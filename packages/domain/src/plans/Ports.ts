@@ -63,6 +63,13 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
    * caller then settles the plan the general way.
    */
   readonly markPaidAndSave: (plan: Plan, cycle: number, transactionId: string, paidAt: Date, now: Date) => Effect.Effect<Option.Option<Plan>>
+  /**
+   * A due payout goes ahead of its customer's new movements: the payout run found the customer with
+   * a movement in flight, so until the payout starts (`releasePayoutHold`) the customer's new
+   * movements (TransferRepo.create) are refused as in flight while the plan is active and due.
+   */
+  readonly holdForPayout: (planId: string, at: Date) => Effect.Effect<void>
+  readonly releasePayoutHold: (planId: string) => Effect.Effect<void>
   /** The plan's instalments in cycle order. */
   readonly listInstalments: (planId: string) => Effect.Effect<ReadonlyArray<Instalment>>
   /** The plan's movements with this purpose that have not failed, created at or after `since` (all when null). */

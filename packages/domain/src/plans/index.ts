@@ -44,7 +44,7 @@ export {
   reservedFor
 } from "./Activation.js"
 export { cyclesPaid, leftKobo, paidKobo, replan, type Replanned, wholeCycles, wholePotKobo } from "./Pot.js"
-export { type PlanRun, processDuePayouts, runPlan, settle } from "./Payouts.js"
+export { type PlanRun, processDueMovements, processDuePayouts, runPlan, settle } from "./Payouts.js"
 export { borrow, type BorrowEligibility, borrowEligibility, borrowQuote } from "./Borrow.js"
 export { extraCash, extraCashFees, extraCashQuote, maxWithdrawal } from "./ExtraCash.js"
 export { MovementInFlight } from "../transfers/Errors.js"

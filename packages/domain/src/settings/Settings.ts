@@ -96,3 +96,6 @@ export const PayoutRetrySetting: Setting<PayoutRetryRules> = {
   schema: Schema.Struct({ maxAttempts: PositiveCount, retryAfterMinutes: PositiveCount }),
   defaultValue: { maxAttempts: 3, retryAfterMinutes: 60 }
 }
+
+/** The keys of every setting (what `audit verify` checks against the audit log). */
+export const allKeys: ReadonlyArray<string> = [NipFees, PlanLimitsSetting, BorrowCap, ExtraCashSetting, PayoutRetrySetting].map((s) => s.key)

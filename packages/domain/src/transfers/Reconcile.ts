@@ -5,7 +5,7 @@ import { Duration, Effect } from "effect"
 import { raiseAlert } from "../admin/Alerts.js"
 import { now } from "../shared/UseCase.js"
 import { drive, driveFresh, yieldLease } from "./Executor.js"
-import type { TransferClaim } from "./Model.js"
+import type { Transfer, TransferClaim } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { nextRequeryDelayMs, referencesOf, requeryWindowMs, TransferPolicy } from "./Saga.js"
 import { LEASE, load, lostBeforeStart, requery } from "./Steps.js"
@@ -79,7 +79,18 @@ export const reconcile = (held: TransferClaim) =>
  * or their pending transfer's requery is due) and drives or reconciles each, with bounded
  * concurrency. Safe to run in several processes at once.
  */
-export const processDue = (options: { readonly limit?: number; readonly concurrency?: number } = {}) =>
+export const processDue = <R = never>(
+  options: {
+    readonly limit?: number
+    readonly concurrency?: number
+    /**
+     * Told of every movement this pass brought to its final status (confirmed or failed), once it is
+     * journaled: where the outcome becomes known, whoever keeps books on it (a plan's instalment)
+     * settles them at once. Its failures are logged, never the pass's.
+     */
+    readonly onFinished?: (t: Transfer) => Effect.Effect<void, never, R>
+  } = {}
+) =>
   Effect.gen(function*() {
     const at = yield* now
     const claimed = yield* (yield* TransferRepo).claimDue(
@@ -89,7 +100,21 @@ export const processDue = (options: { readonly limit?: number; readonly concurre
     )
     const results = yield* Effect.forEach(
       claimed,
-      (t) => (t.restored && t.transferState === "pending" ? reconcile(t) : driveFresh(t)).pipe(Effect.either),
+      (t) =>
+        (t.restored && t.transferState === "pending" ? reconcile(t) : driveFresh(t)).pipe(
+          Effect.tap((driven) =>
+            options.onFinished === undefined || driven.status === "pending"
+              ? Effect.void
+              : options.onFinished(driven).pipe(
+                Effect.catchAllCause((cause) =>
+                  Effect.logError("bookkeeping of a finished movement failed; the next run does it").pipe(
+                    Effect.annotateLogs({ transactionId: driven.id, cause: String(cause) })
+                  )
+                )
+              )
+          ),
+          Effect.either
+        ),
       { concurrency: options.concurrency ?? 8 }
     ).pipe(
       // interrupted (a SIGTERM): the claimed movements not yet driven give their lease back too

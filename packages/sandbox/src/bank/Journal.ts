@@ -16,11 +16,13 @@
  *   guessed at.
  * - One writer: `<journal>.lock` holds the pid of the process that has the journal open; a second
  *   process (or a second bank in the same process) is refused while that one lives. A lock left by
- *   a process that died is taken over.
+ *   a process that died is taken over (@app/adapters concurrency/ProcessLock.ts, which the embedded
+ *   database's data directory uses too).
  */
 import { Data } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { lockPath } from "@app/adapters/concurrency/ProcessLock"
 
 export class JournalError extends Data.TaggedError("JournalError")<{ readonly message: string; readonly cause?: unknown }> {}
 
@@ -41,38 +43,16 @@ export interface Replayed {
   readonly tornBytes: number
 }
 
-/** Journals open in this process (by absolute path). */
-const openHere = new Set<string>()
-
-const alive = (pid: number): boolean => {
+const lock = (file: string) => {
   try {
-    process.kill(pid, 0)
-    return true
+    return lockPath(file, (holder) =>
+      holder === process.pid
+        ? `the sandbox bank's journal ${file} is already open in this process`
+        : `the sandbox bank's journal ${file} is in use by process ${holder} (one bank per journal: ` +
+          `point other processes at that bank with CORE_BANKING_URL)`)
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
+    throw new JournalError({ message: error instanceof Error ? error.message : `could not lock the sandbox bank's journal ${file}`, cause: error })
   }
-}
-
-const lock = (file: string): string => {
-  const lockFile = `${file}.lock`
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      fs.writeFileSync(lockFile, `${process.pid}\n`, { flag: "wx" })
-      return lockFile
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-    }
-    const holder = Number.parseInt(fs.readFileSync(lockFile, "utf8"), 10)
-    if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
-      throw new JournalError({
-        message: `the sandbox bank's journal ${file} is in use by process ${holder} (one bank per journal: ` +
-          `point other processes at that bank with CORE_BANKING_URL)`
-      })
-    }
-    // left by a process that is gone (or by this one, before a restart that reused its pid)
-    fs.rmSync(lockFile, { force: true })
-  }
-  throw new JournalError({ message: `could not lock the sandbox bank's journal ${file}` })
 }
 
 const parse = (text: string): unknown => {
@@ -89,10 +69,8 @@ const parse = (text: string): unknown => {
  */
 export const openJournal = (file: string, replay: (event: unknown) => void): Replayed => {
   const absolute = path.resolve(file)
-  if (openHere.has(absolute)) throw new JournalError({ message: `the sandbox bank's journal ${absolute} is already open in this process` })
   fs.mkdirSync(path.dirname(absolute), { recursive: true })
-  const lockFile = lock(absolute)
-  openHere.add(absolute)
+  const held = lock(absolute)
   let fd: number | undefined
   try {
     const content = fs.existsSync(absolute) ? fs.readFileSync(absolute, "utf8") : ""
@@ -166,15 +144,13 @@ export const openJournal = (file: string, replay: (event: unknown) => void): Rep
           if (closed) return
           closed = true
           fs.closeSync(opened)
-          fs.rmSync(lockFile, { force: true })
-          openHere.delete(absolute)
+          held.release()
         }
       }
     }
   } catch (error) {
     if (fd !== undefined) fs.closeSync(fd)
-    fs.rmSync(lockFile, { force: true })
-    openHere.delete(absolute)
+    held.release()
     throw error instanceof JournalError ? error : new JournalError({ message: `${absolute}: ${String(error)}`, cause: error })
   }
 }
