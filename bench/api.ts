@@ -317,7 +317,7 @@ const setup = Effect.gen(function*() {
 /** Access tokens from the service's own adapter (Hs256AccessTokens), with this environment's secret. */
 const issueTokens = (customers: ReadonlyArray<BenchCustomer>) =>
   Effect.runPromise(
-    Effect.flatMap(AccessTokens, (tokens) => Effect.forEach(customers, (c) => tokens.issue({ accountId: c.accountId }))).pipe(
+    Effect.flatMap(AccessTokens, (tokens) => Effect.forEach(customers, (c) => tokens.issue({ accountId: c.accountId, sessionVersion: 0 }))).pipe(
       Effect.provide(AccessTokensLive),
       Effect.provide(benchConfigLayer({}))
     )

@@ -7,6 +7,7 @@
 import { Config, ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as net from "node:net"
 import * as path from "node:path"
+import { DEFAULT_SIGN_IN_THROTTLE, signInThrottleConfig, type SignInThrottleConfig } from "./SignInThrottleConfig.js"
 import { adminBootstrapConfig, list, oauthConfig, type OAuthConfig, smsConfig, type SmsGatewayConfig, smtpConfig, type SmtpConfig } from "./ConfigGroups.js"
 
 export type AppEnv = "development" | "test" | "production"
@@ -70,6 +71,8 @@ export interface AppConfigShape {
   readonly metricsPort: Option.Option<number>
   /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP/HTTP, `/v1/traces` appended); none = not exported */
   readonly otlpEndpoint: Option.Option<string>
+  /** SIGN_IN_MAX_FAILURES_PER_ACCOUNT, SIGN_IN_MAX_FAILURES_PER_CLIENT, SIGN_IN_THROTTLE_WINDOW_MINUTES (SignInThrottleConfig.ts) */
+  readonly signInThrottle: SignInThrottleConfig
 }
 
 export type { OAuthConfig, SmsGatewayConfig, SmtpConfig } from "./ConfigGroups.js"
@@ -199,7 +202,8 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
         validation: (u) => u.protocol === "http:" || u.protocol === "https:"
       }),
       Config.map((u) => u.toString().replace(/\/+$/, ""))
-    ))
+    )),
+    signInThrottle: signInThrottleConfig
   })
   const { outbox, ...settings } = rest
   return {
@@ -245,6 +249,7 @@ export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
     notifyTimeoutMs: 10_000,
     metricsPort: Option.none(),
     otlpEndpoint: Option.none(),
+    signInThrottle: DEFAULT_SIGN_IN_THROTTLE,
     ...overrides
   })
 

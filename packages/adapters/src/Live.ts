@@ -4,8 +4,8 @@
  * the migrations before anything else can use the database.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { StaffAccess } from "@app/domain"
-import { Effect, Layer, Option } from "effect"
+import { Auth, StaffAccess } from "@app/domain"
+import { Duration, Effect, Layer, Option } from "effect"
 import * as path from "node:path"
 import { AppConfig } from "./AppConfig.js"
 import { PasswordHasherLive } from "./crypto/Argon2PasswordHasher.js"
@@ -32,6 +32,7 @@ import { SupportRepoSql } from "./support/SupportRepoSql.js"
 import { SupportStaffSql } from "./support/SupportStaffSql.js"
 import { SettingsStoreSql } from "./settings/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql } from "./auth/AuthRepoSql.js"
+import { AuthThrottleSql } from "./auth/AuthThrottleSql.js"
 import { PinRepoSql } from "./auth/PinRepoSql.js"
 import { SocialIdentityRepoSql } from "./auth/SocialIdentityRepoSql.js"
 import { IdentityProviderLive } from "./auth/JoseIdentityProvider.js"
@@ -89,6 +90,7 @@ const RepositoriesLive = Layer.mergeAll(
   StaffRepoSql,
   StaffLinkRepoSql,
   SignInFailuresSql,
+  AuthThrottleSql,
   AuditRepoSql,
   FreezeRepoSql,
   ApprovalRepoSql,
@@ -113,8 +115,19 @@ const FourEyesLive = Layer.effect(
   Effect.map(AppConfig, (config) => ({ enabled: config.adminFourEyes }))
 )
 
+/** SIGN_IN_*: the customer sign-in throttle's limits. */
+const SignInThrottlePolicyLive = Layer.effect(
+  Auth.SignInThrottlePolicy,
+  Effect.map(AppConfig, ({ signInThrottle: c }) => ({
+    maxFailuresPerAccount: c.maxFailuresPerAccount,
+    maxFailuresPerClient: c.maxFailuresPerClient,
+    window: Duration.minutes(c.windowMinutes)
+  }))
+)
+
 const ServicesLive = Layer.mergeAll(
   FourEyesLive,
+  SignInThrottlePolicyLive,
   IdsLive,
   SecureRandomLive,
   SecretHasherLive,

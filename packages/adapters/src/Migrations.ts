@@ -32,6 +32,7 @@ import m0023_movement_feed_trigger_cost from "./migrations/0023_movement_feed_tr
 import m0024_transactions_room_for_updates from "./migrations/0024_transactions_room_for_updates.js"
 import m0027_movement_resolutions from "./migrations/0027_movement_resolutions.js"
 import m0029_plan_whole_pot_and_fee_caps from "./migrations/0029_plan_whole_pot_and_fee_caps.js"
+import m0030_auth_hardening from "./migrations/0030_auth_hardening.js"
 import m0035_lease_holders from "./migrations/0035_lease_holders.js"
 import m0036_payout_holds from "./migrations/0036_payout_holds.js"
 
@@ -62,6 +63,7 @@ export const migrations = Migrator.fromRecord({
   "0024_transactions_room_for_updates": m0024_transactions_room_for_updates,
   "0027_movement_resolutions": m0027_movement_resolutions,
   "0029_plan_whole_pot_and_fee_caps": m0029_plan_whole_pot_and_fee_caps,
+  "0030_auth_hardening": m0030_auth_hardening,
   "0035_lease_holders": m0035_lease_holders,
   "0036_payout_holds": m0036_payout_holds
 })

@@ -62,9 +62,26 @@ layer(Repos, { timeout: "60 seconds" })(`staff repositories (${describeBackend()
       yield* repo.create(m)
       yield* repo.create(other)
       const updated = Option.getOrThrow(yield* repo.update(m.id, { passwordHash: "argon2id$x", status: "active", updatedAt: later(1000) }))
-      expect(updated).toEqual(new StaffMember({ ...m, passwordHash: "argon2id$x", status: "active", updatedAt: later(1000) }))
+      // a password (or status) change moves the token version on: every staff token of the member ends
+      expect(updated).toEqual(new StaffMember({ ...m, passwordHash: "argon2id$x", status: "active", updatedAt: later(1000), tokenVersion: 1 }))
       expect(Option.isNone(yield* repo.update(randomUUID(), { firstName: "X", updatedAt: at }))).toBe(true)
       expect((yield* Effect.flip(repo.update(m.id, { email: other.email, updatedAt: at })))._tag).toBe("StaffEmailTaken")
+    }))
+
+  it.effect("the token version moves on with a password, email, role or status change and with revokeTokens; not with a name", () =>
+    Effect.gen(function*() {
+      const repo = yield* StaffRepo
+      const m = newMember()
+      yield* repo.create(m)
+      const version = (patch: Omit<Parameters<typeof repo.update>[1], "updatedAt">) =>
+        Effect.map(repo.update(m.id, { ...patch, updatedAt: at }), (u) => Option.getOrThrow(u).tokenVersion)
+      expect(yield* version({ firstName: "Ada" })).toBe(0)
+      expect(yield* version({ role: "officer" })).toBe(1)
+      expect(yield* version({ status: "disabled" })).toBe(2)
+      expect(yield* version({ email: `${randomUUID()}@example.com` })).toBe(3)
+      expect(yield* version({ passwordHash: "argon2id$y" })).toBe(4)
+      expect(yield* version({ revokeTokens: true })).toBe(5)
+      expect(yield* version({ lastName: "Obi" })).toBe(5)
     }))
 
   it.effect("an active member must have a password (the database refuses otherwise)", () =>
@@ -114,11 +131,12 @@ layer(Repos, { timeout: "60 seconds" })(`staff repositories (${describeBackend()
       const staff = yield* StaffTokens
       const customers = yield* AccessTokens
       const id = randomUUID()
-      const { expiresAt, token } = yield* staff.issue(id)
+      const { expiresAt, token } = yield* staff.issue(id, 0)
       expect(expiresAt.getTime() - (yield* Clock.currentTimeMillis)).toBe(8 * 3_600_000)
-      expect(yield* staff.verify(token)).toEqual(Option.some({ staffId: id }))
+      expect(yield* staff.verify(token)).toEqual(Option.some({ staffId: id, tokenVersion: 0 }))
+      expect(yield* staff.verify((yield* staff.issue(id, 3)).token)).toEqual(Option.some({ staffId: id, tokenVersion: 3 }))
       expect(Option.isNone(yield* customers.verify(token))).toBe(true)
-      const customerToken = yield* customers.issue({ accountId: id })
+      const customerToken = yield* customers.issue({ accountId: id, sessionVersion: 0 })
       expect(Option.isNone(yield* staff.verify(customerToken))).toBe(true)
     }))
 })

@@ -270,6 +270,21 @@ describe("the operator CLI, as processes", () => {
     expect(stored.audit).toHaveLength(1)
   }, 180_000)
 
+  it("admin change-email: the superadmin changes a member's email (audited, before and after); another role 4; unknown 3; taken 4", async () => {
+    const made = JSON.parse((await runCli(["admin", "create", "--email", "kemi@kobo.test", "--first-name", "Kemi", "--last-name", "Lawal", "--role", "officer", "--password-stdin", "--json"], {}, "kemi's long password\n")).out)
+    const changed = await cli("admin", "change-email", made.id, "--email", "Kemi.Lawal@kobo.test", "--json")
+    expect(changed.code).toBe(0)
+    expect(JSON.parse(changed.out)).toMatchObject({ id: made.id, email: "kemi.lawal@kobo.test" })
+    expect((await cli("admin", "change-email", made.id, "--email", "x@kobo.test", "--operator", SUPPORT)).code).toBe(4)
+    expect((await cli("admin", "change-email", randomUUID(), "--email", "y@kobo.test")).code).toBe(3)
+    expect((await cli("admin", "change-email", made.id, "--email", ROOT.email)).code).toBe(4)
+    const rows = await onDatabase(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ beforeJson: string; afterJson: string }>`SELECT before_json, after_json FROM audit_log WHERE action = 'staff.email_changed' AND target_id = ${made.id}`))
+    expect(rows).toHaveLength(1)
+    expect(JSON.parse(rows[0]!.beforeJson).email).toMatch(/@kobo\.test$/)
+    expect(JSON.parse(rows[0]!.afterJson).email).toMatch(/@kobo\.test$/)
+  }, 120_000)
+
   it("jobs failed --retry: a plan paused after 3 failed payouts is listed, resumed due now (4 for a refusal, 3 for an unknown id); the next run starts a new attempt through the saga", async () => {
     const ids = [randomUUID(), randomUUID(), randomUUID()]
     const planId = randomUUID()

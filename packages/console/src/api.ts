@@ -6,7 +6,7 @@
 export type Permission =
   | "overview:read" | "customers:read" | "customers:freeze" | "customers:unfreeze" | "deletions:read"
   | "deletions:review" | "transactions:read" | "transactions:requery" | "transactions:resolve" | "disbursements:read" | "jobs:read" | "jobs:retry"
-  | "settings:read" | "settings:write" | "staff:invite" | "staff:send_link" | "support:read" | "support:reply"
+  | "settings:read" | "settings:write" | "staff:invite" | "staff:send_link" | "staff:change_email" | "support:read" | "support:reply"
   | "support:note" | "support:assign" | "support:resolve" | "audit:read" | "audit:verify" | "alerts:read"
   | "alerts:ack"
 

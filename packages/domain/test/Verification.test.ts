@@ -1,3 +1,4 @@
+import type { TokenPair } from "../src/auth/Model.js"
 import {describe, expect, it} from "@effect/vitest"
 import {Effect} from "effect"
 import * as Auth from "../src/auth/index.js"
@@ -11,7 +12,7 @@ describe("email verification", () => {
       yield* Auth.sendEmailOtp(account.id)
       const [message] = yield* Sent.all
       expect(message).toMatchObject({ channel: "email", to: ADA.email, kind: "email_verification" })
-      const tokens = yield* Auth.verifyEmailOtp(account.id, message!.code!)
+      const tokens = (yield* Auth.verifyEmailOtp(account.id, message!.code!)) as TokenPair
 
       const stored = yield* Store.account(account.id)
       expect(stored.account.emailVerified).toBe(true)
@@ -94,7 +95,7 @@ describe("phone verification", () => {
     inMemory(Effect.gen(function*() {
       const { account } = yield* registerAda()
       yield* Auth.sendPhoneOtp(account.id)
-      const tokens = yield* Auth.verifyPhoneOtp(account.id, yield* Sent.lastCode("phone_verification"))
+      const tokens = (yield* Auth.verifyPhoneOtp(account.id, yield* Sent.lastCode("phone_verification"))) as TokenPair
       expect((yield* Auth.authenticate(tokens.accessToken)).account.id).toBe(account.id)
       let stored = yield* Store.account(account.id)
       expect(stored.account.phoneVerified).toBe(true)

@@ -28,6 +28,8 @@ const ENDPOINTS: Record<string, Entry> = {
   "GET /api/v1/admin/auth/me": { access: "staff" },
   "POST /api/v1/admin/admins": { access: "staff:invite", body: () => ({ email: uniqueEmail("matrix"), firstName: "A", lastName: "B", role: "officer" }) },
   "POST /api/v1/admin/officers/{id}/send-link": { access: "staff:send_link" },
+  "POST /api/v1/admin/auth/sign-out": { access: "staff" },
+  "PATCH /api/v1/admin/staff/{id}/email": { access: "staff:change_email", body: () => ({ email: uniqueEmail("matrix-email") }) },
   "GET /api/v1/admin/audit": { access: "audit:read" },
   "POST /api/v1/admin/audit/verify": { access: "audit:verify" },
   "GET /api/v1/admin/settings": { access: "settings:read" },

@@ -103,7 +103,7 @@ layer(server, { excludeTestServices: true, timeout: "90 seconds" })("social sign
   })
 
   describe("an existing email", () => {
-    it.effect("a password account is linked on first social sign-in and its email becomes verified", () =>
+    it.effect("a password account is linked on first social sign-in and its email becomes verified (its unproven password cleared)", () =>
       Effect.gen(function*() {
         const account = yield* register("social-existing")
         expect(yield* customerStatus(account.id)).toBe("unverified")
@@ -111,8 +111,9 @@ layer(server, { excludeTestServices: true, timeout: "90 seconds" })("social sign
         const tokens = expectSuccess(yield* withToken(claims))
         const profile = expectSuccess(yield* me(tokens.accessToken), { apiObject: "Customer" })
         expect(profile).toMatchObject({ id: account.id, emailVerified: true, customerStatus: "verified" })
-        // the password still works, and the same subject keeps reaching this account
-        expectSuccess(yield* login({ email: account.email, password: account.password }))
+        // the email was never verified: the registrant's password no longer works (SocialPreClaim.test.ts);
+        // the same subject keeps reaching this account
+        expectFailure(yield* login({ email: account.email, password: account.password }), 401, "Invalid credentials")
         expect(expectSuccess(yield* me(expectSuccess(yield* withToken(claims)).accessToken), { apiObject: "Customer" }).id).toBe(account.id)
       }))
 

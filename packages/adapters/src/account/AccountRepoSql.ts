@@ -129,6 +129,18 @@ export const AccountRepoSql = Layer.effect(
           WHERE account_id = ${accountId} AND customer_status = ${from}`),
       setPasswordHash: (accountId, hash, now) =>
         orDieDb(sql`UPDATE accounts SET password_hash = ${hash}, updated_at = ${now} WHERE id = ${accountId}`),
+      resetUnprovenSetup: (accountId, now) =>
+        Effect.zipRight(
+          sql`
+            UPDATE accounts SET password_hash = NULL, phone = NULL, phone_verified = false, email_verified = true,
+              session_version = session_version + 1, updated_at = ${now}
+            WHERE id = ${accountId}`,
+          sql`
+            UPDATE customers SET pin_hash = NULL,
+              customer_status = CASE WHEN customer_status = 'unverified' THEN 'verified' ELSE customer_status END,
+              updated_at = ${now}
+            WHERE account_id = ${accountId}`
+        ).pipe(Effect.asVoid, orDieDb),
       setFirstPasswordHash: (accountId, hash, now) =>
         sql`
           UPDATE accounts SET password_hash = ${hash}, updated_at = ${now}

@@ -5,7 +5,7 @@ import { SignInFailures, StaffEmailTaken, StaffLink, StaffLinkRepo, StaffMember,
 import { Effect, Layer, Option } from "effect"
 import { decodeRows, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
-const STAFF_COLUMNS = "id, email, first_name, last_name, role, status, password_hash, created_at, updated_at"
+const STAFF_COLUMNS = "id, email, first_name, last_name, role, status, password_hash, created_at, updated_at, token_version"
 
 export const StaffRepoSql = Layer.effect(
   StaffRepo,
@@ -40,9 +40,12 @@ export const StaffRepoSql = Layer.effect(
           orDieDb
         ),
       update: (id, patch) => {
-        const { updatedAt, ...fields } = patch
+        const { revokeTokens, updatedAt, ...fields } = patch
+        // every session ends with a change of what a token stands for (StaffRepo.update)
+        const revoke = revokeTokens === true || fields.passwordHash !== undefined || fields.email !== undefined ||
+          fields.role !== undefined || fields.status !== undefined
         return sql`
-          UPDATE staff SET ${sql.update({ ...fields, updatedAt })}
+          UPDATE staff SET ${sql.update({ ...fields, updatedAt })}, token_version = token_version + ${revoke ? 1 : 0}
           WHERE id = ${id}
           RETURNING ${sql.literal(STAFF_COLUMNS)}`.pipe(
           emailTaken,

@@ -14,6 +14,7 @@ export const OtpRepoSql = Layer.effect(
       query.pipe(Effect.flatMap(decode), Effect.map(first), orDieDb)
 
     return OtpRepo.of({
+      lockIssuing: (accountId) => sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`.pipe(Effect.asVoid, orDieDb),
       issue: (otp) =>
         orDieDb(sql.withTransaction(Effect.gen(function*() {
           // Only the newest code of a purpose is live: older ones are retired, not deleted.

@@ -20,9 +20,10 @@ export const AccessTokensLive = Layer.effect(
       ttlSeconds: Duration.toSeconds(Auth.TokenPolicy.accessTokenTtl)
     })
     return AccessTokens.of({
-      issue: ({ accountId }) => Effect.map(Clock.currentTimeMillis, (now) => tokens.issue(accountId, now).token),
+      issue: ({ accountId, sessionVersion }) => Effect.map(Clock.currentTimeMillis, (now) => tokens.issue(accountId, now, sessionVersion).token),
       verify: (token) =>
-        Effect.map(Clock.currentTimeMillis, (now) => Option.map(Option.fromNullable(tokens.subjectOf(token, now)), (accountId) => ({ accountId })))
+        Effect.map(Clock.currentTimeMillis, (now) =>
+          Option.map(Option.fromNullable(tokens.claimsOf(token, now)), (c) => ({ accountId: c.subject, sessionVersion: c.version })))
     })
   })
 )

@@ -56,7 +56,13 @@ const jsonObject = (segment: string): Record<string, unknown> | undefined => {
  * A verifier for tokens signed with `key`: the token's subject when every check passes at
  * `nowMillis`, else undefined (which check failed is not told: each is a 401).
  */
-export const hs256Verifier = (key: Uint8Array, claims: Hs256Kind) => (token: string, nowMillis: number): string | undefined => {
+export const hs256Verifier = (key: Uint8Array, claims: Hs256Kind) => {
+  const verified = hs256Payload(key, claims)
+  return (token: string, nowMillis: number): string | undefined => verified(token, nowMillis)?.sub as string | undefined
+}
+
+/** The verified claims (every check of hs256Verifier passed, `sub` a string), else undefined. */
+const hs256Payload = (key: Uint8Array, claims: Hs256Kind) => (token: string, nowMillis: number): Record<string, unknown> | undefined => {
   const parts = token.split(".")
   if (parts.length !== 3) return undefined
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string]
@@ -75,7 +81,7 @@ export const hs256Verifier = (key: Uint8Array, claims: Hs256Kind) => (token: str
   if (typeof exp !== "number" || !(now < exp)) return undefined
   if (nbf !== undefined && (typeof nbf !== "number" || nbf > now)) return undefined
   if (iat !== undefined && typeof iat !== "number") return undefined
-  return typeof sub === "string" ? sub : undefined
+  return typeof sub === "string" ? payload : undefined
 }
 
 /**
@@ -84,12 +90,25 @@ export const hs256Verifier = (key: Uint8Array, claims: Hs256Kind) => (token: str
  */
 export const hs256Tokens = (key: Uint8Array, kind: Hs256Kind & { readonly ttlSeconds: number }) => {
   const sign = hs256Signer(key)
+  const verified = hs256Payload(key, kind)
   return {
-    issue: (subject: string, nowMillis: number) => {
+    /**
+     * `version` (the account's or staff member's session version) goes into the claim `sv` when it
+     * is not 0; a token without `sv` is of version 0.
+     */
+    issue: (subject: string, nowMillis: number, version = 0) => {
       const iat = Math.floor(nowMillis / 1000)
       const exp = iat + kind.ttlSeconds
-      return { token: sign({ sub: subject, iss: kind.issuer, aud: kind.audience, iat, exp }), expiresAt: new Date(exp * 1000) }
+      const claims = { sub: subject, iss: kind.issuer, aud: kind.audience, iat, exp }
+      return { token: sign(version === 0 ? claims : { ...claims, sv: version }), expiresAt: new Date(exp * 1000) }
     },
-    subjectOf: hs256Verifier(key, kind)
+    subjectOf: hs256Verifier(key, kind),
+    /** The subject and session version of a token that passes every check; undefined otherwise (an `sv` that is not a whole number too). */
+    claimsOf: (token: string, nowMillis: number): { readonly subject: string; readonly version: number } | undefined => {
+      const payload = verified(token, nowMillis)
+      if (payload === undefined) return undefined
+      const sv = payload["sv"] ?? 0
+      return typeof sv === "number" && Number.isSafeInteger(sv) ? { subject: payload["sub"] as string, version: sv } : undefined
+    }
   }
 }

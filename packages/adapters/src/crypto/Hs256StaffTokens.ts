@@ -20,9 +20,10 @@ export const StaffTokensLive = Layer.effect(
     const key = createHmac("sha256", Redacted.value(config.accessTokenSecret)).update("staff-token-key").digest()
     const tokens = hs256Tokens(key, { issuer: ISSUER, audience: STAFF_AUDIENCE, ttlSeconds: Duration.toSeconds(StaffAccess.StaffPolicy.tokenTtl) })
     return StaffTokens.of({
-      issue: (staffId) => Effect.map(Clock.currentTimeMillis, (now) => tokens.issue(staffId, now)),
+      issue: (staffId, tokenVersion) => Effect.map(Clock.currentTimeMillis, (now) => tokens.issue(staffId, now, tokenVersion)),
       verify: (token) =>
-        Effect.map(Clock.currentTimeMillis, (now) => Option.map(Option.fromNullable(tokens.subjectOf(token, now)), (staffId) => ({ staffId })))
+        Effect.map(Clock.currentTimeMillis, (now) =>
+          Option.map(Option.fromNullable(tokens.claimsOf(token, now)), (c) => ({ staffId: c.subject, tokenVersion: c.version })))
     })
   })
 )

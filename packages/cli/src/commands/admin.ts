@@ -1,12 +1,15 @@
 /**
- * `admin invite|create`: staff members (superadmin only, staff:invite), audited under the operator.
+ * `admin invite|create|change-email`: staff members (superadmin only: staff:invite, staff:change_email),
+ * audited under the operator.
  *
  * - invite: the member gets an emailed link to choose their password.
  * - create: the member is active at once with a password: read from stdin with `--password-stdin`
  *   (never a flag's value, which shell history and `ps` would keep), else generated here (24
  *   characters, 144 random bits) and printed once.
+ * - change-email: the member's email changes, their open invite and reset links are voided and their
+ *   sessions end (PATCH /admin/staff/{id}/email's use case); send-link then reaches the new address.
  */
-import { Command, Options } from "@effect/cli"
+import { Args, Command, Options } from "@effect/cli"
 import { Effect, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { asOperator, CliFailure, jsonOption, operatorOption, output, StaffAccess } from "../Operator.js"
@@ -64,4 +67,17 @@ const adminCreate = Command.make(
       }))
 ).pipe(Command.withDescription("Create an active staff member with a password (superadmin); no email is sent"))
 
-export const admin = Command.make("admin").pipe(Command.withDescription("Staff"), Command.withSubcommands([adminInvite, adminCreate]))
+const adminChangeEmail = Command.make(
+  "change-email",
+  { staffId: Args.text({ name: "staff-id" }), email: Options.text("email"), ...common },
+  ({ email, json, operator, staffId }) =>
+    asOperator(operator, (actor) =>
+      StaffAccess.changeEmail(actor, staffId, email).pipe(
+        Effect.flatMap((m) => output(json, m, () => `${m.id} now has the email ${m.email}; their open links were voided and their sessions ended`))
+      ))
+).pipe(Command.withDescription("Change a staff member's email (superadmin): voids their open links, ends their sessions"))
+
+export const admin = Command.make("admin").pipe(
+  Command.withDescription("Staff"),
+  Command.withSubcommands([adminInvite, adminCreate, adminChangeEmail])
+)

@@ -31,7 +31,12 @@ export class Account extends Schema.Class<Account>("Account")({
   /** the name the customer chose to be greeted by (PATCH /users/profile); null = first and last name */
   displayName: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
   /** a WhatsApp contact number (+234 form), separate from the verified phone */
-  whatsappNumber: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+  whatsappNumber: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /**
+   * the version every access token carries (claim `sv`); a token of another version is refused.
+   * It moves on when every session of the account is revoked at once (resetUnprovenSetup).
+   */
+  sessionVersion: Schema.optionalWith(Schema.Number, { default: () => 0 })
 }) {}
 
 /** The banking relationship of an account: status, KYC, referral code, preferences. */

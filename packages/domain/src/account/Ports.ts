@@ -29,6 +29,14 @@ export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, 
     now: Date
   ) => Effect.Effect<void>
   readonly setPasswordHash: (accountId: string, hash: string, now: Date) => Effect.Effect<void>
+  /**
+   * A provider identity proved the email of an account whose email was never verified: whatever the
+   * earlier registrant set up is undone, in one step: the password and the transaction PIN are
+   * cleared, the phone is detached (phone null, not verified), the email is marked verified, the
+   * customer moves from unverified to verified, and the session version moves on (every access
+   * token issued before is refused). Refresh tokens and saved accounts are the caller's.
+   */
+  readonly resetUnprovenSetup: (accountId: string, now: Date) => Effect.Effect<void>
   /** Sets the password hash only while the account has none; false (nothing changes) otherwise. */
   readonly setFirstPasswordHash: (accountId: string, hash: string, now: Date) => Effect.Effect<boolean>
   /**

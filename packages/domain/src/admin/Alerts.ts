@@ -43,6 +43,15 @@
  * - `customer_freeze_failed` (critical): staff froze a customer (status suspended, sessions revoked)
  *   but the bank refused the core account freeze or gave no final answer. Check the account with the
  *   bank and freeze it by hand; the unfreeze will not quote a reference it never got.
+ * - `sign_in_throttled` (warning): one client address got customer passwords wrong past its limit
+ *   (SIGN_IN_MAX_FAILURES_PER_CLIENT within SIGN_IN_THROTTLE_WINDOW_MINUTES); its sign-ins are refused
+ *   (429) until the block ends. One alert per address while open; occurrences count the blocks. The
+ *   message names the address: look for credential stuffing in the request logs and block it at the
+ *   edge if it goes on (a mobile carrier's shared address may also trip it: raise the limit then).
+ * - `otp_checks_locked` (critical): 10 wrong one-time codes for one account within 24 hours (every
+ *   purpose together): that account's code checks are refused (429) for 24 hours. Someone is
+ *   guessing that customer's codes (the password reset's, or with a session, the OTP gate's): contact
+ *   the customer; freeze the account if it looks like a takeover.
  *
  * One condition is one alert: raising the same `dedupKey` while its alert is open (unacknowledged)
  * counts another occurrence instead of adding a row. Once acknowledged, a new raise opens a new
@@ -67,7 +76,9 @@ export const AlertKind = Schema.Literal(
   "closed_account_deposit",
   "frozen_account_credit",
   "notification_undelivered",
-  "customer_freeze_failed"
+  "customer_freeze_failed",
+  "sign_in_throttled",
+  "otp_checks_locked"
 )
 export type AlertKind = typeof AlertKind.Type
 
@@ -87,7 +98,9 @@ export const severityOf: { readonly [K in AlertKind]: AlertSeverity } = {
   closed_account_deposit: "critical",
   frozen_account_credit: "critical",
   notification_undelivered: "warning",
-  customer_freeze_failed: "critical"
+  customer_freeze_failed: "critical",
+  sign_in_throttled: "warning",
+  otp_checks_locked: "critical"
 }
 
 export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({

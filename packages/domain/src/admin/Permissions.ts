@@ -33,6 +33,7 @@ export const Permission = Schema.Literal(
   "settings:write",
   "staff:invite",
   "staff:send_link",
+  "staff:change_email",
   "support:read",
   "support:reply",
   "support:note",
@@ -52,7 +53,7 @@ const except = (...left: ReadonlyArray<Permission>) => allPermissions.filter((p)
 /** What each role may do. */
 export const permissionMatrix: { readonly [R in StaffRole]: ReadonlyArray<Permission> } = {
   superadmin: allPermissions,
-  admin: except("settings:write", "staff:invite"),
+  admin: except("settings:write", "staff:invite", "staff:change_email"),
   support: [
     "overview:read",
     "customers:read",

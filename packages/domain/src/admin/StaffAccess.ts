@@ -15,7 +15,9 @@
  * - Links are 32 random bytes, stored as a keyed digest, single use; invite 72 hours, reset 1 hour;
  *   a new link of a purpose revokes the member's earlier unused ones. An unknown, expired or used
  *   link answers 410 alike.
- * - A staff token lasts 8 hours and is refused at once when the member is no longer active.
+ * - A staff token lasts 8 hours and is refused at once when the member is no longer active, and
+ *   when the member's token version moved on since it was issued: a password set or reset, a change
+ *   of email, role or status, and a sign-out each end every session of the member.
  */
 import { Duration, Effect, Option, type Redacted } from "effect"
 import { normalizeEmail } from "../shared/Email.js"
@@ -27,6 +29,7 @@ import { permissionMatrix, requirePermission } from "./Permissions.js"
 import {
   LinkGone,
   PermissionDenied,
+  SendLinkEmailRefused,
   StaffInvalidCredentials,
   StaffNotFound,
   StaffSignInThrottled,
@@ -98,7 +101,7 @@ export interface SignedIn {
 }
 
 const tokenFor = (member: StaffMember) =>
-  Effect.map(Effect.flatMap(StaffTokens, (t) => t.issue(member.id)), ({ expiresAt, token }) => ({
+  Effect.map(Effect.flatMap(StaffTokens, (t) => t.issue(member.id, member.tokenVersion)), ({ expiresAt, token }) => ({
     token,
     expiresAt,
     admin: publicStaff(member)
@@ -137,8 +140,19 @@ export const authenticate = (token: string) =>
     if (Option.isNone(claims)) return yield* new StaffUnauthenticated()
     const member = yield* (yield* StaffRepo).findById(claims.value.staffId)
     if (Option.isNone(member) || member.value.status !== "active") return yield* new StaffUnauthenticated()
+    // a password set or reset, an email, role or status change, or a sign-out since it was issued
+    if (member.value.tokenVersion !== claims.value.tokenVersion) return yield* new StaffUnauthenticated()
     return member.value
   })
+
+/** POST /admin/auth/sign-out: ends every session of the member (every staff token of theirs). */
+export const signOut = (member: StaffMember) =>
+  Effect.gen(function*() {
+    yield* atomically(Effect.zipRight(
+      (yield* StaffRepo).update(member.id, { revokeTokens: true, updatedAt: yield* now }),
+      staffAction(member, "staff.sign_out", member.id)
+    ))
+  }).pipe(Effect.catchTag("StaffEmailTaken", () => Effect.dieMessage("a sign-out cannot take an email")))
 
 /** GET /admin/auth/me: the member, their role and its permissions. */
 export const me = (member: StaffMember) => ({ ...publicStaff(member), permissions: permissionMatrix[member.role] })
@@ -290,8 +304,11 @@ export interface SendLinkInput {
 
 /**
  * POST /admin/officers/{id}/send-link: a member without a password gets their invite again (the
- * body may complete their name and email); a member with one gets a password reset. Only a
- * superadmin may send links to a superadmin.
+ * body may complete their name); a member with one gets a password reset. Only a superadmin may
+ * send links to a superadmin. The link always goes to the email the member has: an `email` in the
+ * body must be that one (SendLinkEmailRefused otherwise, nothing sent); changing it is a
+ * superadmin's `changeEmail`. Otherwise an admin could rewrite a pending invite's email to their
+ * own address, become that member through the link and approve their own four-eyes requests.
  */
 export const sendLinkTo = (actor: StaffMember, staffId: string, input: SendLinkInput) =>
   Effect.gen(function*() {
@@ -302,10 +319,10 @@ export const sendLinkTo = (actor: StaffMember, staffId: string, input: SendLinkI
     let member = found.value
     if (member.role === "superadmin" && actor.role !== "superadmin") return yield* new PermissionDenied({ permission: "staff:invite" })
     if (member.status === "disabled") return yield* new StaffNotFound({ staffId })
+    if (input.email !== undefined && normalizeEmail(input.email) !== member.email) return yield* new SendLinkEmailRefused()
     const purpose: LinkPurpose = member.passwordHash === null ? "invite" : "reset"
-    if (purpose === "invite" && (input.email !== undefined || input.firstName !== undefined || input.lastName !== undefined)) {
+    if (purpose === "invite" && (input.firstName !== undefined || input.lastName !== undefined)) {
       const updated = yield* repo.update(member.id, {
-        ...(input.email === undefined ? {} : { email: normalizeEmail(input.email) }),
         ...(input.firstName === undefined ? {} : { firstName: input.firstName }),
         ...(input.lastName === undefined ? {} : { lastName: input.lastName }),
         updatedAt: yield* now
@@ -317,6 +334,41 @@ export const sendLinkTo = (actor: StaffMember, staffId: string, input: SendLinkI
     yield* staffAction(actor, "staff.send_link", member.id, { purpose })
     return { purpose, staff: publicStaff(member) }
   }).pipe(withSpan("StaffAccess.sendLinkTo"))
+
+/**
+ * PATCH /admin/staff/{id}/email (superadmin only, staff:change_email): the member's email changes,
+ * every open invite and reset link of theirs is voided (it was sent to the old address), and every
+ * session of theirs ends (their token version moves on with the email). Audited with the email
+ * before and after (masked). No link is sent: send-link sends one to the new address.
+ */
+export const changeEmail = (actor: StaffMember, staffId: string, email: string) =>
+  Effect.gen(function*() {
+    yield* requirePermission(actor, "staff:change_email")
+    const repo = yield* StaffRepo
+    const found = yield* repo.findById(staffId)
+    if (Option.isNone(found)) return yield* new StaffNotFound({ staffId })
+    const next = normalizeEmail(email)
+    if (next === found.value.email) return publicStaff(found.value)
+    const at = yield* now
+    const updated = yield* atomically(Effect.gen(function*() {
+      const updated = yield* repo.update(staffId, { email: next, updatedAt: at })
+      if (Option.isNone(updated)) return yield* new StaffNotFound({ staffId })
+      const links = yield* StaffLinkRepo
+      yield* links.revokeOpen(staffId, "invite", at)
+      yield* links.revokeOpen(staffId, "reset", at)
+      yield* Audit.record({
+        actorKind: "staff",
+        actorId: actor.id,
+        action: "staff.email_changed",
+        targetKind: "staff",
+        targetId: staffId,
+        before: { email: Audit.maskContact(found.value.email) },
+        after: { email: Audit.maskContact(next), linksVoided: true, sessionsEnded: true }
+      })
+      return updated.value
+    }))
+    return publicStaff(updated)
+  }).pipe(withSpan("StaffAccess.changeEmail"))
 
 /** Housekeeping: forget failed sign-ins older than the throttle window. */
 export const purgeSignInFailures = Effect.flatMap(now, (at) => Effect.flatMap(SignInFailures, (f) => f.purgeBefore(windowStart(at))))

@@ -17,3 +17,9 @@ export class LinkGone extends Data.TaggedError("LinkGone")<{}> {}
 export class StaffNotFound extends Data.TaggedError("StaffNotFound")<{ readonly staffId: string }> {}
 /** Another staff member already has this email. */
 export class StaffEmailTaken extends Data.TaggedError("StaffEmailTaken")<{}> {}
+/**
+ * send-link was asked to send a member's link to another email: send-link never changes an email (an
+ * admin could otherwise route a pending invite to themselves); a superadmin changes it with
+ * PATCH /admin/staff/{id}/email.
+ */
+export class SendLinkEmailRefused extends Data.TaggedError("SendLinkEmailRefused")<{}> {}

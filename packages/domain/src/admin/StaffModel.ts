@@ -22,7 +22,13 @@ export class StaffMember extends Schema.Class<StaffMember>("StaffMember")({
   /** argon2id; null until an invite link is used */
   passwordHash: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,
-  updatedAt: Schema.DateFromSelf
+  updatedAt: Schema.DateFromSelf,
+  /**
+   * the version every staff token carries (claim `sv`); a token of another version is refused. It
+   * moves on with every change of password, email, role or status, and at sign-out
+   * (StaffRepo.update), so each of them ends every session of the member.
+   */
+  tokenVersion: Schema.optionalWith(Schema.Number, { default: () => 0 })
 }) {}
 
 export const LinkPurpose = Schema.Literal("invite", "reset")

@@ -3,14 +3,17 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { StaffEmailTaken } from "./StaffErrors.js"
-import type { LinkPurpose, StaffLink, StaffMember, StaffStatus } from "./StaffModel.js"
+import type { LinkPurpose, StaffLink, StaffMember, StaffRole, StaffStatus } from "./StaffModel.js"
 
 export interface StaffPatch {
   readonly firstName?: string
   readonly lastName?: string
   readonly email?: string
   readonly passwordHash?: string
+  readonly role?: StaffRole
   readonly status?: StaffStatus
+  /** end every session of the member even when nothing else changes (sign-out) */
+  readonly revokeTokens?: true
   readonly updatedAt: Date
 }
 
@@ -21,7 +24,11 @@ export class StaffRepo extends Context.Tag("domain/StaffRepo")<StaffRepo, {
   readonly findById: (id: string) => Effect.Effect<Option.Option<StaffMember>>
   /** by normalised email */
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<StaffMember>>
-  /** The member as updated; none when no member has this id. */
+  /**
+   * The member as updated; none when no member has this id. A patch that sets the password, email,
+   * role or status, or `revokeTokens`, also moves `tokenVersion` on by one in the same statement:
+   * every staff token issued before is refused from then on.
+   */
   readonly update: (id: string, patch: StaffPatch) => Effect.Effect<Option.Option<StaffMember>, StaffEmailTaken>
 }>() {}
 
@@ -54,6 +61,7 @@ export interface StaffToken {
  * other is expected.
  */
 export class StaffTokens extends Context.Tag("domain/StaffTokens")<StaffTokens, {
-  readonly issue: (staffId: string) => Effect.Effect<StaffToken>
-  readonly verify: (token: string) => Effect.Effect<Option.Option<{ readonly staffId: string }>>
+  /** `tokenVersion`: the member's, carried in the token (claim `sv`) */
+  readonly issue: (staffId: string, tokenVersion: number) => Effect.Effect<StaffToken>
+  readonly verify: (token: string) => Effect.Effect<Option.Option<{ readonly staffId: string; readonly tokenVersion: number }>>
 }>() {}

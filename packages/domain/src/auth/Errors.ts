@@ -48,3 +48,10 @@ export class AccountDeleted extends Data.TaggedError("AccountDeleted")<{}> {}
 export class PasswordAlreadySet extends Data.TaggedError("PasswordAlreadySet")<{}> {}
 /** Social sign-in with a staff member's email: staff use the back office, never a customer account. */
 export class StaffSignInRefused extends Data.TaggedError("StaffSignInRefused")<{}> {}
+/**
+ * Customer sign-in is throttled (too many wrong passwords for this account, or from this client
+ * address, within the window): refused without checking the password, for `retryAfterSeconds`.
+ */
+export class SignInThrottled extends Data.TaggedError("SignInThrottled")<{ readonly retryAfterSeconds: number }> {}
+/** Too many wrong one-time codes for this account (every purpose together): code checks are locked for `retryAfterSeconds`. */
+export class OtpChecksLocked extends Data.TaggedError("OtpChecksLocked")<{ readonly retryAfterSeconds: number }> {}

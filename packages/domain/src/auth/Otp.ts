@@ -9,16 +9,28 @@
  * - the resend cooldown (60 s) applies only while an unspent code of the same purpose is
  *   outstanding: once it is used, retired, expired or out of attempts, a new one can be sent at
  *   once. Abuse stays bounded by a window of 5 codes per 15 minutes per account and purpose, so an
- *   attacker gets at most 25 guesses per quarter hour at any one purpose of an account (one chance
- *   in 10,000 an hour for 6 digits). The window is per purpose so that a stranger who knows an
- *   email and keeps asking for password resets cannot block that customer's in-app confirmations.
+ *   attacker gets at most 25 guesses per quarter hour at any one purpose of an account. The window is
+ *   per purpose so that a stranger who knows an email and keeps asking for password resets cannot
+ *   block that customer's in-app confirmations. Checking the window and storing the code are one
+ *   unit of work under a lock of the account (OtpRepo.lockIssuing), so a burst of concurrent
+ *   requests cannot get more codes than the window allows;
+ * - above every purpose, one budget per account (OtpBudget): at most 10 wrong codes in 24 hours,
+ *   every purpose together (a guess is counted before it is compared and refunded when right, so
+ *   parallel guessing cannot exceed it). The guess that uses up the budget locks the account's code
+ *   checks for 24 hours (OtpChecksLocked, 429; the OTP gate answers its usual OTP_INVALID) and
+ *   raises the staff alert `otp_checks_locked`. One chance in 100,000 a day to guess a 6-digit code.
  */
 import { Clock, Duration, Effect, Option } from "effect"
+import { raiseAlert } from "../admin/Alerts.js"
 import { Notifier } from "../notifications/Ports.js"
 import { Ids, SecretHasher, SecureRandom } from "../shared/Ports.js"
-import { OtpCooldown } from "./Errors.js"
+import { atomically } from "../shared/UseCase.js"
+import { OtpChecksLocked, OtpCooldown } from "./Errors.js"
+import { countTrip, guarded, secondsUntil as retryAfter } from "./Throttle.js"
 import type { OneTimeCode, OtpChannel, OtpPurpose } from "./Model.js"
 import { OtpRepo } from "./Ports.js"
+import type { AlertRepo } from "../admin/Alerts.js"
+import type { AuthThrottle } from "./Throttle.js"
 
 export const OtpPolicy = {
   length: 6,
@@ -28,6 +40,40 @@ export const OtpPolicy = {
   maxIssuedPerWindow: 5,
   issueWindow: Duration.minutes(15)
 } as const
+
+/** Wrong codes an account may get in `window`, every purpose together, before its code checks lock for one window. */
+export const OtpBudget = {
+  maxWrong: 10,
+  window: Duration.hours(24)
+} as const
+
+/**
+ * Compares a guess (its code's attempt already spent) under the account's budget: OtpChecksLocked
+ * while the budget is used up (nothing compared); otherwise whether the guess is the code. The wrong
+ * guess that uses it up raises the staff alert.
+ */
+export const budgetedMatch = (otp: OneTimeCode, guess: string) =>
+  Effect.gen(function*() {
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const checked = yield* guarded(
+      [{ key: `otp:${otp.accountId}`, limit: OtpBudget.maxWrong, window: OtpBudget.window }],
+      at,
+      codeMatches(otp, guess)
+    )
+    if (checked._tag === "Blocked") return yield* new OtpChecksLocked({ retryAfterSeconds: retryAfter(checked.until, at) })
+    const lockedUntil = checked.started[0]
+    if (!checked.right && lockedUntil != null) {
+      yield* countTrip("otp_account")
+      yield* raiseAlert({
+        kind: "otp_checks_locked",
+        dedupKey: `otp_checks_locked:${otp.accountId}`,
+        message: `Account ${otp.accountId}: ${OtpBudget.maxWrong} wrong one-time codes within 24 hours (every purpose ` +
+          `together); its code checks are refused until ${lockedUntil.toISOString()}. Someone may be guessing this ` +
+          "customer's codes: contact the customer, and freeze the account if it looks like a takeover."
+      })
+    }
+    return checked.right
+  })
 
 /** A code can still be guessed: not used, not expired, attempts left. */
 export const isLive = (otp: OneTimeCode, now: Date): boolean =>
@@ -72,26 +118,32 @@ export interface IssueOtp {
 export const issueOtp = (input: IssueOtp) =>
   Effect.gen(function*() {
     const repo = yield* OtpRepo
-    const now = new Date(yield* Clock.currentTimeMillis)
-    const windowStart = new Date(now.getTime() - Duration.toMillis(OtpPolicy.issueWindow))
-    const wait = Math.max(
-      cooldownRemaining(yield* repo.latest(input.accountId, input.purpose), now),
-      windowRemaining(yield* repo.issuedSince(input.accountId, input.purpose, windowStart), now)
-    )
-    if (wait > 0) return yield* new OtpCooldown({ retryAfterSeconds: wait })
     const id = yield* (yield* Ids).next
     const code = yield* (yield* SecureRandom).digits(OtpPolicy.length)
-    yield* repo.issue({
-      id,
-      accountId: input.accountId,
-      channel: input.channel,
-      purpose: input.purpose,
-      destination: input.destination,
-      codeHash: yield* codeDigest(id, code),
-      maxAttempts: OtpPolicy.maxAttempts,
-      expiresAt: new Date(now.getTime() + Duration.toMillis(OtpPolicy.ttl)),
-      createdAt: now
-    })
+    const codeHash = yield* codeDigest(id, code)
+    // the cooldown and window are checked and the code stored under the account's lock: concurrent
+    // requests take turns, so none of them can slip past a window another one just filled
+    yield* atomically(Effect.gen(function*() {
+      yield* repo.lockIssuing(input.accountId)
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const windowStart = new Date(now.getTime() - Duration.toMillis(OtpPolicy.issueWindow))
+      const wait = Math.max(
+        cooldownRemaining(yield* repo.latest(input.accountId, input.purpose), now),
+        windowRemaining(yield* repo.issuedSince(input.accountId, input.purpose, windowStart), now)
+      )
+      if (wait > 0) return yield* new OtpCooldown({ retryAfterSeconds: wait })
+      yield* repo.issue({
+        id,
+        accountId: input.accountId,
+        channel: input.channel,
+        purpose: input.purpose,
+        destination: input.destination,
+        codeHash,
+        maxAttempts: OtpPolicy.maxAttempts,
+        expiresAt: new Date(now.getTime() + Duration.toMillis(OtpPolicy.ttl)),
+        createdAt: now
+      })
+    }))
     yield* (yield* Notifier).send({
       channel: input.channel,
       to: input.destination,
@@ -108,14 +160,15 @@ export type OtpGuess = "correct" | "incorrect" | "invalid"
 /**
  * Checks a guess against a code without using the code up. `invalid`: the code does not exist,
  * belongs to another account or purpose, expired, was used or ran out of attempts. `incorrect`:
- * the guess was wrong (and cost one attempt). `correct`: the caller must then `consumeOtp` in the
- * same unit of work as the change the code authorises, so the code is used exactly once.
+ * the guess was wrong (and cost one attempt, and one of the account's budget). `correct`: the
+ * caller must then `consumeOtp` in the same unit of work as the change the code authorises, so the
+ * code is used exactly once. OtpChecksLocked while the account's budget is used up (OtpBudget).
  */
 export const guessOtp = (
   otp: Option.Option<OneTimeCode>,
   expected: { readonly accountId: string; readonly purpose: OtpPurpose },
   guess: string
-): Effect.Effect<OtpGuess, never, OtpRepo | SecretHasher> =>
+): Effect.Effect<OtpGuess, OtpChecksLocked, OtpRepo | SecretHasher | AuthThrottle | AlertRepo | Ids> =>
   Effect.gen(function*() {
     if (Option.isNone(otp) || otp.value.accountId !== expected.accountId || otp.value.purpose !== expected.purpose) {
       return "invalid"
@@ -123,7 +176,7 @@ export const guessOtp = (
     const now = new Date(yield* Clock.currentTimeMillis)
     const claimed = yield* (yield* OtpRepo).claimAttempt(otp.value.id, now)
     if (Option.isNone(claimed)) return "invalid"
-    return (yield* codeMatches(claimed.value, guess)) ? "correct" : "incorrect"
+    return (yield* budgetedMatch(claimed.value, guess)) ? "correct" : "incorrect"
   })
 
 /** Whether `guess` is the code (compared in constant time); spends nothing. */

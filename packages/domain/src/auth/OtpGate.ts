@@ -4,7 +4,7 @@
 import { Effect, Option } from "effect"
 import { requireAccount } from "../account/Accounts.js"
 import { NoEmailOnFile, OtpGateRejected } from "./Errors.js"
-import { codeMatches, consumeOtp, issueOtp } from "./Otp.js"
+import { budgetedMatch, consumeOtp, issueOtp } from "./Otp.js"
 import { OtpRepo } from "./Ports.js"
 
 /** `POST /auth/otp/request`: a code for an OTP-gated action; returns its id (`pinId`). */
@@ -48,5 +48,7 @@ export const passOtpGate = (accountId: string, otpPinId: string, otpCode: string
     }
     // spent before it is compared, committed on its own: no outcome of the operation gives it back
     if (!(yield* consumeOtp(otp.value.id))) return yield* new OtpGateRejected()
-    if (!(yield* codeMatches(otp.value, otpCode))) return yield* new OtpGateRejected()
+    // under the account's budget of wrong codes (OtpBudget); while it is used up, nothing is compared
+    const right = yield* budgetedMatch(otp.value, otpCode).pipe(Effect.catchTag("OtpChecksLocked", () => Effect.succeed(false)))
+    if (!right) return yield* new OtpGateRejected()
   })

@@ -9,6 +9,8 @@ import type { PinClaim, PinGuard, PinLock, PinPolicy } from "./PinLockout.js"
 
 export interface AccessClaims {
   readonly accountId: string
+  /** the account's session version when the token was issued (claim `sv`; absent = 0) */
+  readonly sessionVersion: number
 }
 
 /** Short-lived signed access tokens. */
@@ -30,6 +32,12 @@ export interface NewOtp {
 }
 
 export class OtpRepo extends Context.Tag("domain/OtpRepo")<OtpRepo, {
+  /**
+   * Locks the account against other code issues until the unit of work ends (`SELECT … FROM
+   * accounts WHERE id = … FOR UPDATE`): issueOtp's check of the cooldown and window and its store are
+   * then one step per account.
+   */
+  readonly lockIssuing: (accountId: string) => Effect.Effect<void>
   /** Stores a new code and retires every other live code of the same account and purpose. */
   readonly issue: (otp: NewOtp) => Effect.Effect<void>
   readonly latest: (accountId: string, purpose: OtpPurpose) => Effect.Effect<Option.Option<OneTimeCode>>

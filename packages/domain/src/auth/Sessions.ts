@@ -1,13 +1,15 @@
 /**
  * Sign-in and sessions: access tokens, refresh token rotation with reuse detection.
  */
-import { Duration, Effect, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Option, Redacted } from "effect"
 import { AccountSuspended } from "../account/Errors.js"
 import type { AccountWithCustomer } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
 import { Ids, PasswordHasher, SecretHasher, SecureRandom } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
-import { InvalidCredentials, InvalidRefreshToken, Unauthenticated } from "./Errors.js"
+import { InvalidCredentials, InvalidRefreshToken, SignInThrottled, Unauthenticated } from "./Errors.js"
+import { raiseAlert } from "../admin/Alerts.js"
+import { countTrip, guarded, secondsUntil, type ThrottleKey } from "./Throttle.js"
 import { RefreshToken, type TokenPair } from "./Model.js"
 import { AccessTokens, RefreshTokenRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
@@ -30,8 +32,11 @@ export const ensureMaySignIn = (found: AccountWithCustomer): Effect.Effect<void,
   }
 }
 
-/** Issues an access token and a refresh token; a new sign-in starts a new token family. */
-export const issueTokens = (accountId: string, familyId?: string) =>
+/**
+ * Issues an access token and a refresh token; a new sign-in starts a new token family. The access
+ * token carries the account's session version (`Account.sessionVersion`, as just read).
+ */
+export const issueTokens = (accountId: string, sessionVersion: number, familyId?: string) =>
   Effect.gen(function*() {
     const ids = yield* Ids
     const at = yield* now
@@ -50,7 +55,7 @@ export const issueTokens = (accountId: string, familyId?: string) =>
         createdAt: at
       })
     )
-    const accessToken = yield* (yield* AccessTokens).issue({ accountId })
+    const accessToken = yield* (yield* AccessTokens).issue({ accountId, sessionVersion })
     return { accessToken, refreshToken: raw } satisfies TokenPair
   })
 
@@ -78,13 +83,13 @@ const usableRefreshToken = (raw: string) =>
     const account = yield* (yield* AccountRepo).findById(token.accountId)
     if (Option.isNone(account)) return yield* new InvalidRefreshToken()
     yield* ensureMaySignIn(account.value).pipe(Effect.mapError((e) => e._tag === "InvalidCredentials" ? new InvalidRefreshToken() : e))
-    return token
+    return { token, sessionVersion: account.value.account.sessionVersion }
   })
 
 /** Rotation: the presented token is used up and a new pair in the same family is returned. */
 export const rotateRefreshToken = (raw: string) =>
   Effect.gen(function*() {
-    const token = yield* usableRefreshToken(raw)
+    const { sessionVersion, token } = yield* usableRefreshToken(raw)
     const repo = yield* RefreshTokenRepo
     const at = yield* now
     if (!(yield* repo.markUsed(token.id, at))) {
@@ -92,14 +97,14 @@ export const rotateRefreshToken = (raw: string) =>
       yield* repo.revokeFamily(token.familyId, at)
       return yield* new InvalidRefreshToken()
     }
-    return yield* issueTokens(token.accountId, token.familyId)
+    return yield* issueTokens(token.accountId, sessionVersion, token.familyId)
   }).pipe(withSpan("Auth.rotateRefreshToken"))
 
 /** A new access token for a valid refresh token, which stays valid (no rotation). */
 export const accessTokenFor = (raw: string) =>
   Effect.gen(function*() {
-    const token = yield* usableRefreshToken(raw)
-    return { accessToken: yield* (yield* AccessTokens).issue({ accountId: token.accountId }) }
+    const { sessionVersion, token } = yield* usableRefreshToken(raw)
+    return { accessToken: yield* (yield* AccessTokens).issue({ accountId: token.accountId, sessionVersion }) }
   })
 
 /** Resolves bearer access tokens to their signed-in accounts. */
@@ -132,7 +137,11 @@ const authenticatorWith = <E>(
       Effect.flatMap(tokens.verify(accessToken), (claims): Effect.Effect<AccountWithCustomer, Unauthenticated | E> =>
         Option.isNone(claims)
           ? Effect.fail(new Unauthenticated())
-          : Effect.flatMap(repo.findById(claims.value.accountId), mayUse))
+          : Effect.flatMap(repo.findById(claims.value.accountId), (found): Effect.Effect<AccountWithCustomer, Unauthenticated | E> =>
+            // a token of an older session version was revoked with every other session of the account
+            Option.isSome(found) && found.value.account.sessionVersion !== claims.value.sessionVersion
+              ? Effect.fail(new Unauthenticated())
+              : mayUse(found)))
   )
 
 /** `authenticate`, built once (see authenticatorWith). */
@@ -147,13 +156,60 @@ export const authenticatorAllowingSuspended = authenticatorWith(notDeleted)
 /** Resolves a bearer access token to its signed-in account. */
 export const authenticate = (accessToken: string) => Effect.flatMap(authenticator, (authenticate) => authenticate(accessToken))
 
-export type LoginInput =
+export type LoginInput = (
   | { readonly email: string; readonly password: Redacted.Redacted<string> }
   | { readonly phone: string; readonly password: Redacted.Redacted<string> }
+) & {
+  /** where the request came from (the client address, TRUSTED_PROXIES honoured), for the per-client throttle; "unknown" when not told */
+  readonly client?: string | undefined
+}
+
+/**
+ * The customer sign-in throttle (SIGN_IN_* settings, validated at start-up): at most
+ * `maxFailuresPerAccount` wrong passwords per account (or per email or phone with no account) and
+ * `maxFailuresPerClient` per client address within `window`; past either, 429 with Retry-After
+ * until the block (one window from the failure that started it) ends, with no password hashed.
+ * The client limit is looser: many customers share a mobile carrier's address.
+ */
+export class SignInThrottlePolicy extends Context.Reference<SignInThrottlePolicy>()("domain/SignInThrottlePolicy", {
+  defaultValue: () => ({ maxFailuresPerAccount: 5, maxFailuresPerClient: 50, window: Duration.minutes(15) })
+}) {}
+
+/** The throttle keys of a sign-in: its client address, then its account (by id; by identifier when there is none). */
+const signInKeys = (input: LoginInput, found: Option.Option<AccountWithCustomer>) =>
+  Effect.gen(function*() {
+    const policy = yield* SignInThrottlePolicy
+    const hasher = yield* SecretHasher
+    const identifier = "email" in input ? `e:${input.email}` : `p:${input.phone}`
+    const account = Option.isSome(found) ? `sa:${found.value.account.id}` : `si:${yield* hasher.digest("sign-in", identifier)}`
+    return [
+      { key: `sc:${yield* hasher.digest("sign-in-client", input.client ?? "unknown")}`, limit: policy.maxFailuresPerClient, window: policy.window },
+      { key: account, limit: policy.maxFailuresPerAccount, window: policy.window }
+    ] satisfies ReadonlyArray<ThrottleKey>
+  })
+
+/** A wrong password that started a block: counted on the metric; a client address's also raises a staff alert. */
+const reportTrips = (input: LoginInput, keys: ReadonlyArray<ThrottleKey>, started: ReadonlyArray<Date | null>) =>
+  Effect.gen(function*() {
+    if (started[1] != null) yield* countTrip("sign_in_account")
+    if (started[0] != null) {
+      yield* countTrip("sign_in_client")
+      const policy = yield* SignInThrottlePolicy
+      yield* raiseAlert({
+        kind: "sign_in_throttled",
+        dedupKey: `sign_in_throttled:${keys[0]!.key}`,
+        message: `Customer sign-in from the client address ${input.client ?? "unknown"} failed ${keys[0]!.limit} times within ` +
+          `${Duration.format(policy.window)}: its sign-ins are refused (429) until ${started[0]!.toISOString()}. Many ` +
+          "accounts from one address suggests credential stuffing: check the request logs for the address, and block " +
+          "it at the edge if it goes on."
+      })
+    }
+  })
 
 /**
  * The same answer, and the same argon2 work, whether the account exists or not, so sign-in
  * reveals nothing about who is registered. Suspension is told only after a correct password.
+ * Throttled (SignInThrottlePolicy) per account and per client address, before any hash.
  */
 export const login = (input: LoginInput) =>
   Effect.gen(function*() {
@@ -161,13 +217,23 @@ export const login = (input: LoginInput) =>
     const hasher = yield* PasswordHasher
     const found = "email" in input ? yield* repo.findByEmail(input.email) : yield* repo.findByPhone(input.phone)
     const hash = Option.flatMap(found, (f) => Option.fromNullable(f.account.passwordHash))
-    if (Option.isNone(found) || Option.isNone(hash)) {
-      yield* hasher.dummyVerify(input.password)
+    // the try is counted before any hash, for a known account and an unknown one alike (SignInThrottlePolicy)
+    const keys = yield* signInKeys(input, found)
+    const at = yield* now
+    const checked = yield* guarded(
+      keys,
+      at,
+      Option.isNone(found) || Option.isNone(hash)
+        ? Effect.as(hasher.dummyVerify(input.password), false)
+        : hasher.verify(input.password, hash.value)
+    )
+    if (checked._tag === "Blocked") return yield* new SignInThrottled({ retryAfterSeconds: secondsUntil(checked.until, at) })
+    if (!checked.right || Option.isNone(found)) {
+      yield* reportTrips(input, keys, checked.started)
       return yield* new InvalidCredentials()
     }
-    if (!(yield* hasher.verify(input.password, hash.value))) return yield* new InvalidCredentials()
     yield* ensureMaySignIn(found.value)
-    const tokens = yield* issueTokens(found.value.account.id)
+    const tokens = yield* issueTokens(found.value.account.id, found.value.account.sessionVersion)
     // the client sends a customer without a PIN to set one first
     return { ...tokens, hasPin: found.value.customer.pinHash !== null }
   }).pipe(withSpan("Auth.login"))

@@ -8,8 +8,13 @@
  *   account, whatever its email is later; an account already linked to another subject is refused
  *   (SocialIdentityMismatch), so a second provider identity claiming the same email cannot take
  *   the account over.
- * - An existing password account with that email is linked on first social sign-in; if its email
- *   was not yet verified, it is now (the provider proved it).
+ * - An existing password account with that email is linked on first social sign-in. If its email
+ *   was never verified, whoever registered it never proved they own it (it may be an attacker who
+ *   pre-claimed the victim's email): the provider proves it now, and nothing the earlier registrant
+ *   set up keeps working: password and PIN cleared, phone detached, every session revoked (refresh
+ *   tokens, and access tokens through the session version), saved bank accounts removed
+ *   (docs/decisions/social-link-to-unverified-account.md). An account whose email was verified is
+ *   linked as it is.
  * - A staff member's email is refused (StaffSignInRefused), whether or not a customer has it:
  *   staff sign in to the back office, and a staff identity must not become a customer.
  * - Suspended accounts are refused (AccountSuspended), deleted ones too (AccountDeleted). A deleted
@@ -22,11 +27,12 @@ import type { AccountWithCustomer } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
 import { resolveReferrer } from "../referrals/Referrals.js"
 import { normalizeEmail } from "../shared/Email.js"
-import { now } from "../shared/UseCase.js"
+import { atomically, now } from "../shared/UseCase.js"
+import { BeneficiaryRepo } from "../beneficiaries/Ports.js"
 import { AccountSuspended } from "../account/Errors.js"
 import { AccountDeleted, IdentityRejected, SocialIdentityMismatch, StaffSignInRefused } from "./Errors.js"
 import { StaffDirectory } from "../admin/Staff.js"
-import { IdentityProvider, SocialIdentityRepo, type VerifiedIdentity } from "./Ports.js"
+import { IdentityProvider, RefreshTokenRepo, SocialIdentityRepo, type VerifiedIdentity } from "./Ports.js"
 import { createCustomer } from "./Registration.js"
 import { issueTokens } from "./Sessions.js"
 import { withSpan } from "../shared/Spans.js"
@@ -41,6 +47,20 @@ export interface SocialSignInInput {
 }
 
 const nameOrNull = (name: string | null) => (name === null || name.trim() === "" ? null : name.trim().slice(0, 100))
+
+/**
+ * Undoes what the registrant of an account whose email was never verified set up: the account's own
+ * fields (AccountRepo.resetUnprovenSetup), every refresh token, and every saved bank account (an
+ * attacker's account saved as the default would receive a closing balance).
+ */
+const takeOverUnproven = (found: AccountWithCustomer) =>
+  Effect.gen(function*() {
+    const at = yield* now
+    yield* (yield* AccountRepo).resetUnprovenSetup(found.account.id, at)
+    yield* (yield* RefreshTokenRepo).revokeAllForAccount(found.account.id, at)
+    const beneficiaries = yield* BeneficiaryRepo
+    for (const b of yield* beneficiaries.list(found.customer.id)) yield* beneficiaries.remove(found.customer.id, b.id)
+  })
 
 /** The account this identity reaches: linked by subject, else by email (then linked), else new. */
 const accountFor = (identity: VerifiedIdentity, referralCode: string | undefined) =>
@@ -59,13 +79,21 @@ const accountFor = (identity: VerifiedIdentity, referralCode: string | undefined
       const found = byEmail.value
       if (found.customer.customerStatus === "deleted") return yield* new AccountDeleted()
       if (Option.isSome(yield* links.findByAccount(found.account.id))) return yield* new SocialIdentityMismatch()
-      if (!(yield* links.link(found.account.id, identity.subject, yield* now))) return yield* new SocialIdentityMismatch()
+      const at = yield* now
       if (!found.account.emailVerified) {
-        const at = yield* now
-        yield* accounts.markEmailVerified(found.account.id, at)
-        yield* accounts.transitionStatus(found.account.id, "unverified", "verified", at)
+        // the link and the take-over in one unit: a linked account is never left half taken over
+        const linked = yield* atomically(Effect.gen(function*() {
+          if (!(yield* links.link(found.account.id, identity.subject, at))) return false
+          yield* takeOverUnproven(found)
+          return true
+        }))
+        if (!linked) return yield* new SocialIdentityMismatch()
+        yield* Effect.logWarning("social sign-in took over an account whose email was never verified").pipe(
+          Effect.annotateLogs({ accountId: found.account.id })
+        )
         return Option.getOrThrow(yield* accounts.findById(found.account.id))
       }
+      if (!(yield* links.link(found.account.id, identity.subject, at))) return yield* new SocialIdentityMismatch()
       return found
     }
     const referredBy = yield* resolveReferrer(referralCode)
@@ -109,6 +137,6 @@ export const socialSignIn = (input: SocialSignInInput) =>
       case "deleted":
         return yield* new AccountDeleted()
     }
-    const tokens = yield* issueTokens(found.account.id)
+    const tokens = yield* issueTokens(found.account.id, found.account.sessionVersion)
     return { ...tokens, hasPin: found.customer.pinHash !== null }
   }).pipe(withSpan("Auth.socialSignIn"))

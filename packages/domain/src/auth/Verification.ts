@@ -7,6 +7,7 @@ import { AccountRepo } from "../account/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { NoEmailOnFile, NoPhoneOnFile, OtpRejected } from "./Errors.js"
 import { consumeOtp, guessOtp, issueOtp } from "./Otp.js"
+import type { TokenPair } from "./Model.js"
 import { OtpRepo } from "./Ports.js"
 import { ensureMaySignIn, issueTokens } from "./Sessions.js"
 import { withSpan } from "../shared/Spans.js"
@@ -41,6 +42,12 @@ export const sendPhoneOtp = (accountId: string) =>
     })
   })
 
+/**
+ * Verifies the email or phone with its code. Tokens are returned only for the account's first
+ * verification (neither its email nor its phone verified before), as the spec's registration flow
+ * has it; a code never signs in an account that was already verified (it is not a second factor
+ * that stands in for the password): the answer is then `{}`.
+ */
 const verifyChannel = (accountId: string, pin: string, channel: "email" | "phone") =>
   Effect.gen(function*() {
     const found = yield* requireAccount(accountId)
@@ -63,7 +70,9 @@ const verifyChannel = (accountId: string, pin: string, channel: "email" | "phone
         if (found.account.emailVerified) yield* repo.transitionStatus(accountId, "unverified", "verified", at)
       }
     }))
-    return yield* issueTokens(accountId)
+    const firstVerification = !found.account.emailVerified && !found.account.phoneVerified
+    if (!firstVerification) return {} as Partial<TokenPair>
+    return (yield* issueTokens(accountId, found.account.sessionVersion)) as Partial<TokenPair>
   })
 
 export const verifyEmailOtp = (accountId: string, pin: string) =>

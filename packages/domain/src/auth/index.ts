@@ -2,7 +2,9 @@
  * Identity: registration, verification, sign-in, sessions, one-time codes, passwords and the
  * transaction PIN.
  */
-export { accessTokenFor, authenticate, type Authenticator, authenticator, authenticatorAllowingSuspended, login, type LoginInput, rotateRefreshToken, TokenPolicy } from "./Sessions.js"
+export { accessTokenFor, authenticate, type Authenticator, authenticator, authenticatorAllowingSuspended, login, type LoginInput, rotateRefreshToken, SignInThrottlePolicy, TokenPolicy } from "./Sessions.js"
+export { OtpBudget } from "./Otp.js"
+export { purgeStaleThrottles } from "./Throttle.js"
 export { checkEmailAvailable, createCustomer, type NewCustomerInput, register, type RegisterInput } from "./Registration.js"
 export { sendEmailOtp, sendPhoneOtp, verifyEmailOtp, verifyPhoneOtp } from "./Verification.js"
 export { passOtpGate, requestActionOtp } from "./OtpGate.js"

@@ -1,5 +1,6 @@
 import {Effect, Redacted} from "effect"
 import * as Auth from "../../src/auth/index.js"
+import type { TokenPair } from "../../src/auth/Model.js"
 import * as Banking from "../../src/banking/index.js"
 import {InMemoryLayer, type InMemory, Sent} from "./InMemory.js"
 
@@ -40,7 +41,8 @@ export const wrongCode = (code: string) => [...code].map((d) => String((Number(d
 export const verifiedAda = Effect.gen(function*() {
   const { account } = yield* registerAda()
   yield* Auth.sendEmailOtp(account.id)
-  const tokens = yield* Auth.verifyEmailOtp(account.id, yield* Sent.lastCode("email_verification"))
+  // the first verification answers the token pair
+  const tokens = (yield* Auth.verifyEmailOtp(account.id, yield* Sent.lastCode("email_verification"))) as TokenPair
   return { accountId: account.id, tokens }
 })
 

@@ -25,6 +25,7 @@ import { Ids, PasswordHasher, SecretHasher, SecureRandom, UnitOfWork } from "../
 import { Notifier, type OutboundMessage } from "../../src/notifications/Ports.js"
 import { FakeBankStateLive, FakeCoreBankingLive } from "./FakeBank.js"
 import { InMemoryAlertsLive } from "./InMemoryAlerts.js"
+import { InMemoryThrottleLive } from "./InMemoryThrottle.js"
 import { makeInMemoryPinRepo } from "./InMemoryPin.js"
 import { makeInMemoryReferralRepo } from "./InMemoryReferrals.js"
 import { makeInMemorySocialIdentityRepo, NoStaffLive, StubIdentityProviderLive } from "./InMemorySocial.js"
@@ -167,13 +168,13 @@ export const AccessTokensLive = Layer.succeed(AccessTokens, {
   issue: (claims) =>
     Effect.map(
       Clock.currentTimeMillis,
-      (now) => `access.${now + Duration.toMillis(TokenPolicy.accessTokenTtl)}.${claims.accountId}`
+      (now) => `access.${now + Duration.toMillis(TokenPolicy.accessTokenTtl)}.${claims.sessionVersion}.${claims.accountId}`
     ),
   verify: (token) =>
     Effect.map(Clock.currentTimeMillis, (now) => {
-      const match = /^access\.(\d+)\.(.+)$/.exec(token)
+      const match = /^access\.(\d+)\.(\d+)\.(.+)$/.exec(token)
       if (match === null) return Option.none()
-      return now < Number(match[1]) ? Option.some({ accountId: match[2]! }) : Option.none()
+      return now < Number(match[1]) ? Option.some({ accountId: match[3]!, sessionVersion: Number(match[2]) }) : Option.none()
     })
 })
 
@@ -242,7 +243,8 @@ const PortsLive = Layer.mergeAll(
   StubIdentityProviderLive,
   NoStaffLive,
   FakeCoreBankingLive,
-  InMemoryAlertsLive
+  InMemoryAlertsLive,
+  InMemoryThrottleLive
 )
 
 /** All ports plus the test probes, with fresh state each time it is provided. */

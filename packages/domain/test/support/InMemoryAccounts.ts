@@ -50,6 +50,21 @@ export const AccountRepoLive = Layer.effect(
         updateCustomer(accountId, (c) => c.customerStatus === from ? new Customer({ ...c, customerStatus: to, updatedAt: now }) : c),
       setPasswordHash: (accountId, hash, now) =>
         updateAccount(accountId, (a) => new Account({ ...a, passwordHash: hash, updatedAt: now })),
+      resetUnprovenSetup: (accountId, now) =>
+        Effect.zipRight(
+          updateAccount(accountId, (a) =>
+            new Account({
+              ...a,
+              passwordHash: null,
+              phone: null,
+              phoneVerified: false,
+              emailVerified: true,
+              sessionVersion: a.sessionVersion + 1,
+              updatedAt: now
+            })),
+          updateCustomer(accountId, (c) =>
+            new Customer({ ...c, pinHash: null, customerStatus: c.customerStatus === "unverified" ? "verified" : c.customerStatus, updatedAt: now }))
+        ),
       setFirstPasswordHash: (accountId, hash, now) =>
         Ref.modify(ref, (st): [boolean, State] => {
           const found = st.accounts.get(accountId)
@@ -157,6 +172,8 @@ export const OtpRepoLive = Layer.effect(
       return Option.fromNullable(best)
     }
     return {
+      // one fiber at a time in memory: nothing to lock
+      lockIssuing: () => Effect.void,
       issue: (otp) =>
         Ref.update(ref, (st) => ({
           ...st,

@@ -38,7 +38,10 @@ const StaffRepoLive = Layer.effect(
           if (patch.email !== undefined && s.members.some((m) => m.id !== id && m.email === patch.email)) {
             return Effect.fail(new StaffEmailTaken())
           }
-          const updated = new StaffMember({ ...found, ...patch })
+          const { revokeTokens, ...fields } = patch
+          const revoke = revokeTokens === true || fields.passwordHash !== undefined || fields.email !== undefined ||
+            fields.role !== undefined || fields.status !== undefined
+          const updated = new StaffMember({ ...found, ...fields, tokenVersion: found.tokenVersion + (revoke ? 1 : 0) })
           return Effect.as(Ref.set(ref, { ...s, members: s.members.map((m) => (m.id === id ? updated : m)) }), Option.some(updated))
         })
     }))
@@ -87,15 +90,15 @@ const SignInFailuresLive = Layer.effect(
 )
 
 const StaffTokensLive = Layer.succeed(StaffTokens, {
-  issue: (staffId) =>
+  issue: (staffId, tokenVersion) =>
     Effect.map(Clock.currentTimeMillis, (now) => {
       const expiresAt = now + Duration.toMillis(StaffPolicy.tokenTtl)
-      return { token: `staff.${expiresAt}.${staffId}`, expiresAt: new Date(expiresAt) }
+      return { token: `staff.${expiresAt}.${tokenVersion}.${staffId}`, expiresAt: new Date(expiresAt) }
     }),
   verify: (token) =>
     Effect.map(Clock.currentTimeMillis, (now) => {
-      const match = /^staff\.(\d+)\.(.+)$/.exec(token)
-      return match !== null && now < Number(match[1]) ? Option.some({ staffId: match[2]! }) : Option.none()
+      const match = /^staff\.(\d+)\.(\d+)\.(.+)$/.exec(token)
+      return match !== null && now < Number(match[1]) ? Option.some({ staffId: match[3]!, tokenVersion: Number(match[2]) }) : Option.none()
     })
 })
 

@@ -5,7 +5,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { StaffRole } from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { failuresOf, NoData, success } from "../shared/Envelope.js"
 import { AnyPassword, Body, Email, msg, Name, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { LinkView, MeView, SentLinkView, SessionView, StaffView } from "./Views.js"
@@ -83,8 +83,26 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       .addError(failuresOf(400, 401, 403, 404, 409))
       .annotate(
         OpenApi.Description,
-        "A member without a password is emailed their invite again (the body may complete their name and email); one with " +
-          "a password gets a reset link (1 hour). Only a superadmin sends links to a superadmin."
+        "A member without a password is emailed their invite again (the body may complete their name); one with " +
+          "a password gets a reset link (1 hour). Only a superadmin sends links to a superadmin. The link goes to the " +
+          "member's own email: an email in the body must be that one (400 otherwise; PATCH /admin/staff/{id}/email changes it)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("signOut", "/auth/sign-out")
+      .addSuccess(success("Admin", NoData, { message: "Signed out." }))
+      .addError(failuresOf(401))
+      .annotate(OpenApi.Description, "Ends every session of the signed-in member: each of their staff tokens is refused from now on.")
+  )
+  .add(
+    HttpApiEndpoint.patch("changeEmail")`/staff/${StaffId}/email`
+      .setPayload(Body({ email: Email }))
+      .addSuccess(success("Admin", StaffView, { message: "Email changed." }))
+      .addError(failuresOf(400, 401, 403, 404, 409))
+      .annotate(
+        OpenApi.Description,
+        "Superadmin only (staff:change_email): changes a member's email, voids their open invite and reset links and ends " +
+          "their sessions; audited with the email before and after. No link is sent: send-link sends one to the new address."
       )
   )
   .middleware(StaffAuthentication)

@@ -10,6 +10,7 @@ import type {
   MovementNotAwaitingOperator,
   SettingNotFound,
   PermissionDenied,
+  SendLinkEmailRefused,
   StaffEmailTaken,
   StaffInvalidCredentials,
   StaffNotFound,
@@ -27,6 +28,7 @@ export type AdminError =
   | LinkGone
   | StaffNotFound
   | StaffEmailTaken
+  | SendLinkEmailRefused
   | SettingNotFound
   | InvalidSettingValue
   | AlertNotFound
@@ -61,6 +63,10 @@ export const adminErrors = {
   LinkGone: () => ({ status: 410, code: "LINK_GONE", message: "This link has expired or was already used" }),
   StaffNotFound: (e) => ({ status: 404, code: "STAFF_NOT_FOUND", message: "Staff member not found", detail: { staffId: e.staffId } }),
   StaffEmailTaken: () => ({ status: 409, code: "STAFF_EMAIL_TAKEN", message: "A staff member already has this email" }),
+  SendLinkEmailRefused: () =>
+    validationError({
+      email: ["send-link sends the link to the member's own email and never changes it; a superadmin changes it with PATCH /api/v1/admin/staff/{id}/email"]
+    }),
   SettingNotFound: (e) => ({ status: 404, code: "SETTING_NOT_FOUND", message: "No such setting", detail: { key: e.key } }),
   InvalidSettingValue: (e) => validationError({ value: [e.message] }),
   AlertNotFound: () => ({ status: 404, code: "ALERT_NOT_FOUND", message: "No open alert has this id" }),
@@ -112,8 +118,9 @@ export const adminCodes = {
   INVALID_CREDENTIALS: { status: 401, meaning: "Wrong email or password" },
   SIGN_IN_THROTTLED: {
     status: 429,
-    meaning: "Admin sign-in: too many failures for this email from this client (5) or from this client (20) in 15 minutes; " +
-      "retry after `error.retryAfterSeconds` (also Retry-After)"
+    meaning: "Too many failed sign-ins: customer sign-in, 5 for one account (or email or phone) or 50 from one client address " +
+      "in 15 minutes (SIGN_IN_*); admin sign-in, 5 for one email from one client or 20 from one client in 15 minutes. " +
+      "No password is checked until `error.retryAfterSeconds` (also Retry-After) have passed"
   },
   AUTHENTICATION_REQUIRED: { status: 401, meaning: "No valid bearer token (missing, expired or invalid)" },
   PERMISSION_DENIED: { status: 403, meaning: "The staff member's role lacks the permission (`error.permission`)" },

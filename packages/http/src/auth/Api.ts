@@ -22,6 +22,16 @@ const LoginPayload = Body({
 
 const RefreshPayload = Body({ refreshToken: NonEmpty })
 
+/** A verification's answer: the token pair on the account's first verification only, else nothing. */
+const VerifiedTokens = Schema.Struct({
+  accessToken: Schema.optionalWith(Schema.String, { exact: true }),
+  refreshToken: Schema.optionalWith(Schema.String, { exact: true })
+})
+
+const VERIFY_DESCRIPTION = "The account's first verification (neither email nor phone verified before) answers " +
+  "{accessToken, refreshToken}; a later one verifies and answers {}: a code never signs in an account that was already " +
+  "verified. 10 wrong codes within 24 hours for one account (every purpose together) lock its code checks: 429 OTP_LOCKED."
+
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("register", "/register")
@@ -49,8 +59,9 @@ export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("verifyEmailOtp", "/otp/email/verify")
       .setPayload(AccountIdPin)
-      .addSuccess(success("Auth", TokenPair, { message: "Email verified." }))
-      .addError(failuresOf(400, 401, 403))
+      .addSuccess(success("Auth", VerifiedTokens, { message: "Email verified." }))
+      .addError(failuresOf(400, 401, 403, 429))
+      .annotate(OpenApi.Description, VERIFY_DESCRIPTION)
   )
   .add(
     HttpApiEndpoint.post("sendPhoneOtp", "/otp/phone/send")
@@ -61,14 +72,20 @@ export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("verifyPhoneOtp", "/otp/phone/verify")
       .setPayload(AccountIdPin)
-      .addSuccess(success("Auth", TokenPair, { message: "Phone number verified." }))
-      .addError(failuresOf(400, 401, 403))
+      .addSuccess(success("Auth", VerifiedTokens, { message: "Phone number verified." }))
+      .addError(failuresOf(400, 401, 403, 429))
+      .annotate(OpenApi.Description, VERIFY_DESCRIPTION)
   )
   .add(
     HttpApiEndpoint.post("login", "/login")
       .setPayload(LoginPayload)
       .addSuccess(success("Auth", SignedIn, { message: "Signed in." }))
-      .addError(failuresOf(400, 401, 403))
+      .addError(failuresOf(400, 401, 403, 429))
+      .annotate(
+        OpenApi.Description,
+        "Throttled before any password is checked: 5 failures for one account (or an email or phone with no account) or 50 " +
+          "from one client address within 15 minutes (SIGN_IN_* settings) answer 429 SIGN_IN_THROTTLED with Retry-After."
+      )
   )
   .add(
     HttpApiEndpoint.post("refreshToken", "/refresh-token")
@@ -99,7 +116,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("resetPassword", "/reset-password")
       .setPayload(Body({ email: Email, code: OtpCode, password: NewPassword }))
       .addSuccess(success("Auth", NoData, { message: "Password reset. Sign in with your new password." }))
-      .addError(failuresOf(400, 401))
+      .addError(failuresOf(400, 401, 429))
   )
   .add(
     HttpApiEndpoint.post("requestOtp", "/otp/request")

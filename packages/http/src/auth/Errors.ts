@@ -23,7 +23,9 @@ import type {
   SocialIdentityMismatch,
   AccountDeleted,
   PasswordAlreadySet,
-  StaffSignInRefused
+  StaffSignInRefused,
+  SignInThrottled,
+  OtpChecksLocked
 } from "@app/domain"
 import { type Catalogue, type ErrorTable, validationError } from "../shared/ErrorTable.js"
 
@@ -52,6 +54,8 @@ export type AuthError =
   | AccountDeleted
   | PasswordAlreadySet
   | StaffSignInRefused
+  | SignInThrottled
+  | OtpChecksLocked
 
 export const authErrors = {
   EmailTaken: () => ({ status: 400, code: "EMAIL_TAKEN", message: "Email already registered" }),
@@ -118,6 +122,18 @@ export const authErrors = {
     status: 409,
     code: "PASSWORD_ALREADY_SET",
     message: "A password is already set; use change-password"
+  }),
+  SignInThrottled: (e) => ({
+    status: 429,
+    code: "SIGN_IN_THROTTLED",
+    message: "Too many failed sign-in attempts; try again later",
+    detail: { retryAfterSeconds: e.retryAfterSeconds }
+  }),
+  OtpChecksLocked: (e) => ({
+    status: 429,
+    code: "OTP_LOCKED",
+    message: "Too many incorrect codes; try again later",
+    detail: { retryAfterSeconds: e.retryAfterSeconds }
   })
 } satisfies ErrorTable<AuthError>
 
@@ -149,5 +165,16 @@ export const authCodes = {
   SOCIAL_IDENTITY_MISMATCH: { status: 403, meaning: "The account with this email is linked to another identity at the provider" },
   ACCOUNT_DELETED: { status: 403, meaning: "The account was deleted and cannot sign in" },
   STAFF_SIGN_IN_REFUSED: { status: 403, meaning: "Social sign-in with a staff member's email: staff use the back office sign-in" },
-  PASSWORD_ALREADY_SET: { status: 409, meaning: "POST /auth/set-password on an account that has a password; use change-password" }
+  PASSWORD_ALREADY_SET: { status: 409, meaning: "POST /auth/set-password on an account that has a password; use change-password" },
+  SIGN_IN_THROTTLED: {
+    status: 429,
+    meaning: "Too many failed sign-ins: customer sign-in, 5 for one account (or email or phone) or 50 from one client address " +
+      "in 15 minutes (SIGN_IN_*); admin sign-in, 5 for one email from one client or 20 from one client in 15 minutes. " +
+      "No password is checked until `error.retryAfterSeconds` (also Retry-After) have passed"
+  },
+  OTP_LOCKED: {
+    status: 429,
+    meaning: "10 wrong one-time codes for this account within 24 hours (every purpose together): code checks are refused " +
+      "until `error.retryAfterSeconds` (also Retry-After) have passed. An OTP-gated operation answers OTP_INVALID instead"
+  }
 } satisfies Catalogue<typeof authErrors>

@@ -4,24 +4,33 @@ import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
 import { withAppTokenCookie } from "../shared/Cookie.js"
+import { clientAddress } from "../shared/ClientAddress.js"
 import { signedIn } from "../shared/Security.js"
 import { accountView } from "./Views.js"
 
 const domain = mapDomainErrors("Auth")
 
+/** The app_token cookie when the answer carries tokens (a verification answers them only the first time). */
+const withTokenCookieIfAny = <E, R>(self: Effect.Effect<{ readonly accessToken?: string; readonly refreshToken?: string }, E, R>) =>
+  Effect.flatMap(self, (answer) =>
+    answer.accessToken === undefined || answer.refreshToken === undefined
+      ? Effect.succeed({})
+      : withAppTokenCookie(Effect.succeed({ accessToken: answer.accessToken, refreshToken: answer.refreshToken })))
+
 export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   handlers
     .handle("register", ({ payload }) => Auth.register(payload).pipe(Effect.map(accountView), domain))
     .handle("sendEmailOtp", ({ payload }) => Auth.sendEmailOtp(payload.accountId).pipe(Effect.as({}), domain))
-    .handle("verifyEmailOtp", ({ payload }) => Auth.verifyEmailOtp(payload.accountId, payload.pin).pipe(withAppTokenCookie, domain))
+    .handle("verifyEmailOtp", ({ payload }) => Auth.verifyEmailOtp(payload.accountId, payload.pin).pipe(withTokenCookieIfAny, domain))
     .handle("sendPhoneOtp", ({ payload }) => Auth.sendPhoneOtp(payload.accountId).pipe(Effect.as({}), domain))
-    .handle("verifyPhoneOtp", ({ payload }) => Auth.verifyPhoneOtp(payload.accountId, payload.pin).pipe(withAppTokenCookie, domain))
+    .handle("verifyPhoneOtp", ({ payload }) => Auth.verifyPhoneOtp(payload.accountId, payload.pin).pipe(withTokenCookieIfAny, domain))
     .handle("login", ({ payload }) =>
-      Auth.login(
-        payload.email !== undefined
-          ? { email: payload.email, password: payload.password }
-          : { phone: payload.phone!, password: payload.password }
-      ).pipe(withAppTokenCookie, domain))
+      Effect.flatMap(clientAddress, (client) =>
+        Auth.login(
+          payload.email !== undefined
+            ? { email: payload.email, password: payload.password, client }
+            : { phone: payload.phone!, password: payload.password, client }
+        )).pipe(withAppTokenCookie, domain))
     .handle("refreshToken", ({ payload }) => Auth.rotateRefreshToken(payload.refreshToken).pipe(withAppTokenCookie, domain))
     .handle("token", ({ payload }) =>
       (payload.refreshToken === undefined || payload.refreshToken === ""
