@@ -45,6 +45,7 @@ import { TransactionRepoSql } from "./transactions/TransactionRepoSql.js"
 import { TransferRepoSql } from "./transfers/TransferRepoSql.js"
 import { pgLayer, pgliteLayer } from "./sql/Database.js"
 import { UnitOfWorkSql } from "./sql/UnitOfWorkSql.js"
+import { AttemptLogSql } from "./shared/AttemptLogSql.js"
 
 export const SqlClientLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
@@ -101,7 +102,8 @@ const RepositoriesLive = Layer.mergeAll(
   SupportStaffSql,
   ClosureRepoSql,
   AccountErasureSql,
-  OutboxQueueSql
+  OutboxQueueSql,
+  AttemptLogSql
 )
 
 /** ADMIN_FOUR_EYES: whether settings changes and unfreezes wait for a second member of staff. */

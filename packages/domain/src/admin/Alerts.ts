@@ -38,6 +38,12 @@
  *   but the bank refused the core account freeze or gave no final answer. Check the account with the
  *   bank and freeze it by hand; the unfreeze will not quote a reference it never got.
  *
+ * - `bvn_verification_throttled` (warning): a customer failed BVN verification 3 times within 24
+ *   hours (an unknown BVN, or a name or date of birth that does not match the registry), so further
+ *   tries are refused (429) until the oldest failure is 24 hours old. Someone may be trying to open
+ *   an account on another person's BVN: review the customer (sign-up details, other accounts from
+ *   the same device or phone) before helping them verify; freeze them if it looks like fraud.
+ *
  * One condition is one alert: raising the same `dedupKey` while its alert is open (unacknowledged)
  * counts another occurrence instead of adding a row. Once acknowledged, a new raise opens a new
  * alert. Messages carry ids, never secrets or personal data (amounts may appear in the stored
@@ -60,7 +66,8 @@ export const AlertKind = Schema.Literal(
   "account_deletion_failed",
   "closed_account_deposit",
   "notification_undelivered",
-  "customer_freeze_failed"
+  "customer_freeze_failed",
+  "bvn_verification_throttled"
 )
 export type AlertKind = typeof AlertKind.Type
 
@@ -79,7 +86,8 @@ export const severityOf: { readonly [K in AlertKind]: AlertSeverity } = {
   account_deletion_failed: "critical",
   closed_account_deposit: "critical",
   notification_undelivered: "warning",
-  customer_freeze_failed: "critical"
+  customer_freeze_failed: "critical",
+  bvn_verification_throttled: "warning"
 }
 
 export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({

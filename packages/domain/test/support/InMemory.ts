@@ -25,6 +25,7 @@ import { Ids, PasswordHasher, SecretHasher, SecureRandom, UnitOfWork } from "../
 import { Notifier, type OutboundMessage } from "../../src/notifications/Ports.js"
 import { FakeBankStateLive, FakeCoreBankingLive } from "./FakeBank.js"
 import { InMemoryAlertsLive } from "./InMemoryAlerts.js"
+import { InMemoryAttemptLogLive } from "./InMemoryThrottle.js"
 import { makeInMemoryPinRepo } from "./InMemoryPin.js"
 import { makeInMemoryReferralRepo } from "./InMemoryReferrals.js"
 import { makeInMemorySocialIdentityRepo, NoStaffLive, StubIdentityProviderLive } from "./InMemorySocial.js"
@@ -242,7 +243,8 @@ const PortsLive = Layer.mergeAll(
   StubIdentityProviderLive,
   NoStaffLive,
   FakeCoreBankingLive,
-  InMemoryAlertsLive
+  InMemoryAlertsLive,
+  InMemoryAttemptLogLive
 )
 
 /** All ports plus the test probes, with fresh state each time it is provided. */
