@@ -27,6 +27,8 @@
  *   the history; the new total is paid in new cycles from the first slot after the edit, and the
  *   plan is active again only when the wallet covers the new total and its fees. Borrow count stays (per plan).
  * - refused while a payout of the plan is in progress.
+ * - a POST that changes the withdrawal account (number or bank) needs the OTP exactly as PATCH
+ *   does: a stolen access token alone cannot send the payouts elsewhere (issue 37).
  */
 export { type PlanInput, termsOf, validateTerms } from "./Terms.js"
 export { findPlan, getPlan, history, instalmentAmount, quote } from "./Queries.js"
