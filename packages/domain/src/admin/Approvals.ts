@@ -6,6 +6,9 @@
  * one who asked can neither approve nor reject their own request (403). Each request is decided
  * once (409 after): the approval is claimed before the action runs and put back to pending if the
  * action fails (e.g. the customer was unfrozen meanwhile), so two approvers cannot both apply it.
+ * An unfreeze request is bound to the freeze open when it was filed: approved after that freeze
+ * was lifted and the customer frozen again, it is refused (UnfreezeStale, 409) and closed as
+ * rejected, so a stale approval never lifts a later freeze.
  */
 import { Context, Data, Effect, Option, Schema } from "effect"
 import type { Page, PageRequest } from "../shared/Paging.js"
@@ -21,7 +24,14 @@ import { withSpan } from "../shared/Spans.js"
 
 export const ApprovalAction = Schema.Union(
   Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
-  Schema.TaggedStruct("customer.unfreeze", { customerId: Schema.String })
+  Schema.TaggedStruct("customer.unfreeze", {
+    customerId: Schema.String,
+    /**
+     * the freeze this request lifts (null: none was recorded); the approval refuses to lift any
+     * other. Requests filed before this field existed read as null.
+     */
+    freezeId: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+  })
 )
 export type ApprovalAction = typeof ApprovalAction.Type
 
@@ -107,7 +117,7 @@ const file = (actor: StaffMember, action: ApprovalAction) =>
 const run = (actor: StaffMember, action: ApprovalAction) =>
   Effect.gen(function*() {
     if (action._tag === "settings.update") return { setting: yield* AdminSettings.update(actor, action.key, action.value) }
-    return { unfreeze: yield* Freezes.unfreeze(actor, action.customerId) }
+    return { unfreeze: yield* Freezes.unfreeze(actor, action.customerId, action.freezeId) }
   })
 
 /** PATCH /admin/settings/{key}: applied, or filed for a second member under four-eyes. */
@@ -123,7 +133,8 @@ export const unfreezeCustomer = (actor: StaffMember, customerId: string) =>
   Effect.gen(function*() {
     if (!(yield* FourEyes).enabled) return { _tag: "Done", result: yield* Freezes.unfreeze(actor, customerId) } as const
     yield* Freezes.checkUnfreeze(actor, customerId)
-    return yield* file(actor, { _tag: "customer.unfreeze", customerId })
+    const open = yield* (yield* Freezes.FreezeRepo).findOpen(customerId)
+    return yield* file(actor, { _tag: "customer.unfreeze", customerId, freezeId: Option.getOrNull(Option.map(open, (f) => f.id)) })
   })
 
 const decidable = (actor: StaffMember, id: string) =>
@@ -146,7 +157,21 @@ export const approve = (actor: StaffMember, id: string) =>
       return yield* new ApprovalDecided({ status: "approved" })
     }
     const result = yield* run(actor, approval.action).pipe(
-      Effect.tapError(() => repo.transition(id, "approved", "pending", null, null, null))
+      Effect.tapError((e) =>
+        e._tag === "UnfreezeStale"
+          // the freeze it was filed for is gone: it can never apply again, so it is closed as rejected
+          ? atomically(Effect.gen(function*() {
+            yield* repo.transition(id, "approved", "rejected", actor.id, at, "stale: the freeze it was filed for was lifted")
+            yield* Audit.record({
+              actorKind: "staff",
+              actorId: actor.id,
+              action: "approval.reject",
+              ...targetOf(approval.action),
+              after: { approvalId: id, action: approval.action._tag, requestedBy: approval.requestedBy, stale: true }
+            })
+          }))
+          : repo.transition(id, "approved", "pending", null, null, null)
+      )
     )
     yield* Audit.record({
       actorKind: "staff",
