@@ -133,9 +133,13 @@ describe("quick start against the real process", () => {
     expect(run.output()).toContain("ACCESS_TOKEN_SECRET: must be a real secret")
     expect(run.output()).toContain("SECRET_HASH_KEY: is required but not set")
     expect(run.output()).toContain("SMTP_URL, MAIL_FROM: an email transport is required in production")
+    // nor on the sandbox bank or the embedded PGlite database (issue 37)
+    expect(run.output()).toContain("CORE_BANKING_URL: a real core banking provider is required in production")
+    expect(run.output()).toContain("DATABASE_URL: PostgreSQL is required in production")
   })
 
-  it("in production every log line is JSON, and a request's lines carry its correlation id", async () => {
+  // production refuses PGlite (DATABASE_URL required): this one needs TEST_DATABASE_URL
+  it.skipIf(databaseEnv.DATABASE_URL === undefined)("in production every log line is JSON, and a request's lines carry its correlation id", async () => {
     const secret = (name: string) => `${name.toLowerCase()}-a-real-secret-of-at-least-32-characters`
     const port = await freePort()
     const run = spawnEntry("packages/runtime/src/http.ts", {

@@ -2,7 +2,9 @@
  * Every setting of the service, read through Effect `Config` and validated once at start-up.
  * A bad value fails start-up with a message that names the variable. In production the
  * development secrets below are refused: each secret must be set, differ from its development
- * value and be at least 32 characters long.
+ * value and be at least 32 characters long; no two secrets may share a value; and the service
+ * refuses to run on its development stand-ins: CORE_BANKING_URL (else the in-process sandbox bank
+ * starts) and DATABASE_URL (else the embedded PGlite database starts) are required.
  */
 import { Config, ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as net from "node:net"
@@ -125,6 +127,53 @@ export const SandboxBankConfig = {
   )
 }
 
+/** A value read as a secret, with the variable it came from (for the reuse check). */
+type NamedSecret = readonly [name: string, value: Option.Option<Redacted.Redacted<string>>]
+
+/**
+ * Production's check across variables, once each is valid on its own: no value shared by two
+ * secrets (a reused key turns one leak into all of them: e.g. the webhook secret, which the
+ * provider holds too, would then sign access tokens). One line per shared value, naming the
+ * variables, never the value.
+ */
+const reusedSecrets = (secrets: ReadonlyArray<NamedSecret>): ReadonlyArray<string> => {
+  const byValue = new Map<string, Array<string>>()
+  for (const [name, value] of secrets) {
+    if (Option.isNone(value)) continue
+    const key = Redacted.value(value.value)
+    byValue.set(key, [...(byValue.get(key) ?? []), name])
+  }
+  return [...byValue.values()]
+    .filter((names) => names.length > 1)
+    .map((names) => `${names.join(", ")}: must be different secrets in production (one value is reused across them)`)
+}
+
+const refuseReusedSecrets = (rest: {
+  readonly accessTokenSecret: Redacted.Redacted<string>
+  readonly secretHashKey: Redacted.Redacted<string>
+  readonly bvnPepper: Redacted.Redacted<string>
+  readonly retentionKey: Redacted.Redacted<string>
+  readonly webhookSecret: Redacted.Redacted<string>
+  readonly coreBankingToken: Redacted.Redacted<string>
+  readonly adminBootstrap: AppConfigShape["adminBootstrap"]
+  readonly oauth: AppConfigShape["oauth"]
+  readonly sms: AppConfigShape["sms"]
+}) => {
+  const problems = reusedSecrets([
+    ["ACCESS_TOKEN_SECRET", Option.some(rest.accessTokenSecret)],
+    ["SECRET_HASH_KEY", Option.some(rest.secretHashKey)],
+    ["BVN_PEPPER", Option.some(rest.bvnPepper)],
+    ["RETENTION_KEY", Option.some(rest.retentionKey)],
+    ["WEBHOOK_SECRET", Option.some(rest.webhookSecret)],
+    ["CORE_BANKING_TOKEN", Option.some(rest.coreBankingToken)],
+    ["ADMIN_BOOTSTRAP_PASSWORD", Option.map(rest.adminBootstrap, (b) => b.password)],
+    ["OAUTH_CLIENT_SECRET", Option.flatMap(rest.oauth, (o) => o.clientSecret)],
+    ["SMS_API_KEY", Option.map(rest.sms, (s) => s.apiKey)]
+  ])
+  const [first, ...others] = problems.map((message) => ConfigError.InvalidData([], message))
+  return first === undefined ? Effect.void : Effect.fail(others.reduce<ConfigError.ConfigError>(ConfigError.And, first))
+}
+
 export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigError> = Effect.gen(function*() {
   const appEnv = yield* Config.literal("development", "test", "production")("APP_ENV").pipe(
     Config.withDefault("development" as const)
@@ -138,12 +187,21 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
       validation: (o) => appEnv !== "production" || Option.isNone(o)
     })),
     port: Config.port("PORT").pipe(Config.withDefault(8080)),
-    databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+    databaseUrl: Config.option(Config.redacted("DATABASE_URL")).pipe(Config.validate({
+      message: "DATABASE_URL: PostgreSQL is required in production (without it the embedded PGlite database would start: " +
+        "one process, one connection, no backups or replication)",
+      validation: (o) => appEnv !== "production" || Option.isSome(o)
+    })),
     accessTokenSecret: secret("ACCESS_TOKEN_SECRET", appEnv),
     secretHashKey: secret("SECRET_HASH_KEY", appEnv),
     bvnPepper: secret("BVN_PEPPER", appEnv),
     retentionKey: secret("RETENTION_KEY", appEnv),
-    coreBankingUrl: Config.option(Config.url("CORE_BANKING_URL").pipe(Config.map((u) => u.toString().replace(/\/$/, "")))),
+    coreBankingUrl: Config.option(Config.url("CORE_BANKING_URL").pipe(Config.map((u) => u.toString().replace(/\/$/, "")))).pipe(
+      Config.validate({
+        message: "CORE_BANKING_URL: a real core banking provider is required in production (without it the in-process sandbox bank would start)",
+        validation: (o) => appEnv !== "production" || Option.isSome(o)
+      })
+    ),
     coreBankingToken: secret("CORE_BANKING_TOKEN", appEnv),
     coreBankingTimeoutMs: Config.integer("CORE_BANKING_TIMEOUT_MS").pipe(
       Config.withDefault(10_000),
@@ -205,6 +263,7 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
     )),
     signInThrottle: signInThrottleConfig
   })
+  if (appEnv === "production") yield* refuseReusedSecrets(rest)
   const { outbox, ...settings } = rest
   return {
     appEnv,

@@ -48,6 +48,7 @@ import { TransferRepoSql } from "./transfers/TransferRepoSql.js"
 import { pgLayer, pgliteLayer } from "./sql/Database.js"
 import { UnitOfWorkSql } from "./sql/UnitOfWorkSql.js"
 import { LeaseHolderLive } from "./concurrency/LeaseHolder.js"
+import { AttemptLogSql } from "./shared/AttemptLogSql.js"
 
 export const SqlClientLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
@@ -106,7 +107,8 @@ const RepositoriesLive = Layer.mergeAll(
   SupportStaffSql,
   ClosureRepoSql,
   AccountErasureSql,
-  OutboxQueueSql
+  OutboxQueueSql,
+  AttemptLogSql
 )
 
 /** ADMIN_FOUR_EYES: whether settings changes and unfreezes wait for a second member of staff. */

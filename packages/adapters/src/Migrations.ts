@@ -33,6 +33,7 @@ import m0024_transactions_room_for_updates from "./migrations/0024_transactions_
 import m0027_movement_resolutions from "./migrations/0027_movement_resolutions.js"
 import m0029_plan_whole_pot_and_fee_caps from "./migrations/0029_plan_whole_pot_and_fee_caps.js"
 import m0030_auth_hardening from "./migrations/0030_auth_hardening.js"
+import m0033_customer_attempts from "./migrations/0033_customer_attempts.js"
 import m0035_lease_holders from "./migrations/0035_lease_holders.js"
 import m0036_payout_holds from "./migrations/0036_payout_holds.js"
 
@@ -64,6 +65,7 @@ export const migrations = Migrator.fromRecord({
   "0027_movement_resolutions": m0027_movement_resolutions,
   "0029_plan_whole_pot_and_fee_caps": m0029_plan_whole_pot_and_fee_caps,
   "0030_auth_hardening": m0030_auth_hardening,
+  "0033_customer_attempts": m0033_customer_attempts,
   "0035_lease_holders": m0035_lease_holders,
   "0036_payout_holds": m0036_payout_holds
 })

@@ -14,7 +14,9 @@ const realSecrets = {
   WEBHOOK_SECRET: "a-real-webhook-secret-of-at-least-thirty-two",
   CORE_BANKING_TOKEN: "a-real-core-banking-token-of-thirty-two-chars",
   SMTP_URL: "smtps://mailer:relay-password@smtp.example.com:465",
-  MAIL_FROM: "kobo-plans <no-reply@example.com>"
+  MAIL_FROM: "kobo-plans <no-reply@example.com>",
+  CORE_BANKING_URL: "https://core-banking.example.com/api",
+  DATABASE_URL: "postgres://kobo:db-password@db.example.com:5432/kobo"
 }
 
 describe("AppConfig", () => {
@@ -156,4 +158,63 @@ describe("AppConfig", () => {
       const weak = yield* Effect.promise(() => problems({ ADMIN_BOOTSTRAP_EMAIL: "root@example.com", ADMIN_BOOTSTRAP_PASSWORD: "short" }))
       expect(weak).toContain("ADMIN_BOOTSTRAP_PASSWORD: must be 12 to 128 characters")
     }))
+
+  describe("production refuses a configuration that would run on test doubles or one reused key (issue 37)", () => {
+    it.effect("without CORE_BANKING_URL: refused (the in-process sandbox bank would start), naming the variable", () =>
+      Effect.gen(function*() {
+        const { CORE_BANKING_URL: _url, ...withoutProvider } = realSecrets
+        const error = describeConfigError(yield* Effect.flip(load({ APP_ENV: "production", ...withoutProvider })))
+        expect(error).toBe(
+          "CORE_BANKING_URL: a real core banking provider is required in production (without it the in-process sandbox bank would start)"
+        )
+        // outside production the sandbox is the default, as the quick start relies on
+        expect(Option.isNone((yield* load({})).coreBankingUrl)).toBe(true)
+      }))
+
+    it.effect("without DATABASE_URL: refused (PGlite is an embedded development database), naming why", () =>
+      Effect.gen(function*() {
+        const { DATABASE_URL: _db, ...withoutDatabase } = realSecrets
+        const error = describeConfigError(yield* Effect.flip(load({ APP_ENV: "production", ...withoutDatabase })))
+        expect(error).toBe(
+          "DATABASE_URL: PostgreSQL is required in production (without it the embedded PGlite database would start: " +
+            "one process, one connection, no backups or replication)"
+        )
+        expect(Option.isNone((yield* load({})).databaseUrl)).toBe(true)
+      }))
+
+    it.effect("one value reused across secrets: refused, naming every variable that shares it (never the value)", () =>
+      Effect.gen(function*() {
+        const shared = "one-secret-pasted-into-every-variable-xyz"
+        const reused = {
+          ...realSecrets,
+          ACCESS_TOKEN_SECRET: shared,
+          BVN_PEPPER: shared,
+          WEBHOOK_SECRET: shared
+        }
+        const error = describeConfigError(yield* Effect.flip(load({ APP_ENV: "production", ...reused })))
+        expect(error).toBe(
+          "ACCESS_TOKEN_SECRET, BVN_PEPPER, WEBHOOK_SECRET: must be different secrets in production (one value is reused across them)"
+        )
+        expect(error).not.toContain(shared)
+        const pair = describeConfigError(
+          yield* Effect.flip(load({ APP_ENV: "production", ...realSecrets, RETENTION_KEY: realSecrets.SECRET_HASH_KEY }))
+        )
+        expect(pair).toContain("SECRET_HASH_KEY, RETENTION_KEY: must be different secrets in production")
+        // the bootstrap password and the provider's token count too
+        const token = describeConfigError(
+          yield* Effect.flip(load({ APP_ENV: "production", ...realSecrets, CORE_BANKING_TOKEN: realSecrets.WEBHOOK_SECRET }))
+        )
+        expect(token).toContain("WEBHOOK_SECRET, CORE_BANKING_TOKEN: must be different secrets in production")
+        // a missing provider and database are reported with every other bad variable at once
+        const { CORE_BANKING_URL: _url, DATABASE_URL: _db, ...bare } = realSecrets
+        const both = describeConfigError(yield* Effect.flip(load({ APP_ENV: "production", ...bare, BVN_PEPPER: "short" })))
+        expect(both).toContain("CORE_BANKING_URL: a real core banking provider is required")
+        expect(both).toContain("DATABASE_URL: PostgreSQL is required in production")
+        expect(both).toContain("BVN_PEPPER: must be a real secret")
+        // outside production the development values (all different) and any reuse are allowed
+        yield* load({ ACCESS_TOKEN_SECRET: shared, BVN_PEPPER: shared })
+        const fine = yield* load({ APP_ENV: "production", ...realSecrets })
+        expect(Option.isSome(fine.coreBankingUrl) && Option.isSome(fine.databaseUrl)).toBe(true)
+      }))
+  })
 })

@@ -100,12 +100,20 @@ layer(Repos, { timeout: "60 seconds" })(`freezes, approvals and the movement fee
             note: null
           })
         const setting = approval({ _tag: "settings.update", key: "fees.nip", value: { tiers: [{ upToKobo: null, feeKobo: "5000" }] } }, 1)
-        const unfreeze = approval({ _tag: "customer.unfreeze", customerId: randomUUID() }, 2)
+        const unfreeze = approval({ _tag: "customer.unfreeze", customerId: randomUUID(), freezeId: randomUUID() }, 2)
         yield* repo.insert(setting)
         yield* repo.insert(unfreeze)
         expect(Option.getOrThrow(yield* repo.find(setting.id))).toEqual(setting)
         expect(Option.getOrThrow(yield* repo.find(unfreeze.id))).toEqual(unfreeze)
         expect(yield* repo.find(randomUUID())).toEqual(Option.none())
+        // a request filed before unfreezes were bound to a freeze reads as bound to none
+        const legacyId = randomUUID()
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`
+          INSERT INTO staff_approvals (id, kind, action, status, requested_by, requested_at)
+          VALUES (${legacyId}, 'customer.unfreeze', ${JSON.stringify({ _tag: "customer.unfreeze", customerId: unfreeze.id })},
+            'pending', ${staff.id}, ${later(0)})`
+        expect(Option.getOrThrow(yield* repo.find(legacyId)).action).toEqual({ _tag: "customer.unfreeze", customerId: unfreeze.id, freezeId: null })
 
         const wins = yield* Effect.all(
           Array.from({ length: 6 }, () => repo.transition(unfreeze.id, "pending", "approved", staff.id, later(600_000), null)),

@@ -1,18 +1,18 @@
 import {describe, expect, it} from "@effect/vitest"
-import {Effect, HashMap, Logger, Option, Redacted} from "effect"
+import {Effect, HashMap, Logger, Option, Redacted, TestClock} from "effect"
 import * as Banking from "../src/banking/index.js"
 import { ProviderMisconfigured } from "../src/banking/CoreBanking.js"
 import { AccountRepo } from "../src/account/Ports.js"
 import { SecretHasher } from "../src/shared/Ports.js"
 import {ADA, ADA_BVN, BOLA, bvnInput, bvnVerifiedAda, inMemory, registerAda, registerBola, verifiedAda} from "./support/Fixtures.js"
-import {FakeBank, Store} from "./support/InMemory.js"
+import {AlertStore, FakeBank, Store} from "./support/InMemory.js"
 
 describe("Banking.verifyBvn", () => {
   it.effect("stores only the BVN digest, sets bvn_verified, updates the identity and returns the registry's", () =>
     inMemory(Effect.gen(function*() {
       const { accountId } = yield* verifiedAda
       const result = yield* Banking.verifyBvn(accountId, bvnInput({
-        firstName: "Adaeze",
+        firstName: "  ADA ",
         address: "2 Broad Street, Lagos",
         gender: "female"
       }))
@@ -20,8 +20,9 @@ describe("Banking.verifyBvn", () => {
       const { account, customer } = yield* Store.account(accountId)
       expect(customer.kycStatus).toBe("bvn_verified")
       expect(customer.bvnHash).toBe(yield* (yield* SecretHasher).digest("bvn", ADA_BVN))
+      // the registry's names, not the ones typed
       expect(account).toMatchObject({
-        firstName: "Adaeze",
+        firstName: "Ada",
         lastName: "Obi",
         phone: ADA.phone,
         address: "2 Broad Street, Lagos",
@@ -69,14 +70,19 @@ describe("Banking.verifyBvn", () => {
       expect(error._tag).toBe("BvnAlreadyVerified")
     })))
 
-  it.effect("a BVN held by another customer is BvnTaken, before the registry is asked", () =>
+  it.effect("a BVN held by another customer is BvnTaken, only once the registry's date of birth and names matched", () =>
     inMemory(Effect.gen(function*() {
       yield* bvnVerifiedAda
       const { account } = yield* registerBola
       const lookups = yield* FakeBank.calls("bvnLookup")
+      // no oracle: a wrong name or date is answered as for any BVN
+      expect((yield* Effect.flip(Banking.verifyBvn(account.id, bvnInput({ phone: BOLA.phone, firstName: "Bola" }))))._tag)
+        .toBe("BvnNameMismatch")
+      expect((yield* Effect.flip(Banking.verifyBvn(account.id, bvnInput({ phone: BOLA.phone, dateOfBirth: "1990-01-02" }))))._tag)
+        .toBe("BvnDateOfBirthMismatch")
       const error = yield* Effect.flip(Banking.verifyBvn(account.id, bvnInput({ phone: BOLA.phone })))
       expect(error._tag).toBe("BvnTaken")
-      expect(yield* FakeBank.calls("bvnLookup")).toBe(lookups)
+      expect(yield* FakeBank.calls("bvnLookup")).toBe(lookups + 3)
       expect((yield* Store.account(account.id)).customer).toMatchObject({ kycStatus: "pending", bvnHash: null })
     })))
 
@@ -134,7 +140,12 @@ describe("Banking.verifyBvn", () => {
       expect(customer.kycStatus).toBe("pending")
       expect(account.dateOfBirth).toBeNull()
       // with the registry's date it passes, and the registry's names come back
-      const ok = yield* Banking.verifyBvn(accountId, bvnInput({ bvn: "11111111111", dateOfBirth: "1985-05-15" }))
+      expect((yield* Effect.flip(Banking.verifyBvn(accountId, bvnInput({ bvn: "11111111111", dateOfBirth: "1985-05-15" }))))._tag)
+        .toBe("BvnNameMismatch")
+      const ok = yield* Banking.verifyBvn(
+        accountId,
+        bvnInput({ bvn: "11111111111", dateOfBirth: "1985-05-15", firstName: "Okeke", lastName: "Chidi" })
+      )
       expect(ok).toMatchObject({ firstName: "Chidi", lastName: "Okeke" })
     })))
 
@@ -146,6 +157,33 @@ describe("Banking.verifyBvn", () => {
       yield* FakeBank.failNext("bvnLookup", new ProviderMisconfigured({ operation: "bvnLookup", detail: "401" }))
       expect((yield* Effect.flip(Banking.verifyBvn(accountId, bvnInput())))._tag).toBe("ProviderMisconfigured")
       expect((yield* Store.account(accountId)).customer.kycStatus).toBe("pending")
+      // provider trouble is no wrong guess: it does not count towards the limit of 3 failures
+      for (let i = 0; i < 3; i++) {
+        yield* FakeBank.failNext("bvnLookup", FakeBank.unknown("bvnLookup"))
+        expect((yield* Effect.flip(Banking.verifyBvn(accountId, bvnInput())))._tag).toBe("ProviderUnknownOutcome")
+      }
+      yield* Banking.verifyBvn(accountId, bvnInput())
+    })))
+
+  it.effect("3 failed verifications within 24 hours: the 4th try is TooManyAttempts (even right), alerted once; a day later it passes", () =>
+    inMemory(Effect.gen(function*() {
+      const { accountId } = yield* verifiedAda
+      for (const dateOfBirth of ["1990-01-02", "1990-01-03"]) {
+        expect((yield* Effect.flip(Banking.verifyBvn(accountId, bvnInput({ dateOfBirth }))))._tag).toBe("BvnDateOfBirthMismatch")
+      }
+      expect((yield* Effect.flip(Banking.verifyBvn(accountId, bvnInput({ lastName: "Okafor" }))))._tag).toBe("BvnNameMismatch")
+      const lookups = yield* FakeBank.calls("bvnLookup")
+      for (let i = 0; i < 2; i++) {
+        const refused = yield* Effect.flip(Banking.verifyBvn(accountId, bvnInput()))
+        expect(refused).toMatchObject({ _tag: "TooManyAttempts", kind: "bvn_verification_failure", retryAfterSeconds: 86_400 })
+      }
+      // refused before the registry is asked (no billed call)
+      expect(yield* FakeBank.calls("bvnLookup")).toBe(lookups)
+      const alerts = (yield* AlertStore.all).filter((a) => a.kind === "bvn_verification_throttled")
+      expect(alerts.map((a) => [a.severity, a.occurrences])).toEqual([["warning", 2]])
+      yield* TestClock.adjust("24 hours")
+      yield* Banking.verifyBvn(accountId, bvnInput())
+      expect((yield* Store.account(accountId)).customer.kycStatus).toBe("bvn_verified")
     })))
 
   it.effect("an unknown account is AccountNotFound", () =>

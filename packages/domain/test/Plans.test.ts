@@ -15,7 +15,9 @@ import { AccountRepo } from "../src/account/Ports.js"
 import { PlanRepo } from "../src/plans/Ports.js"
 import * as Settings from "../src/settings/Settings.js"
 import * as Transfers from "../src/transfers/index.js"
+import * as Auth from "../src/auth/index.js"
 import {bankedAda, bankedBola, inMemory} from "./support/Fixtures.js"
+import {Sent} from "./support/InMemory.js"
 import {FakeBank} from "./support/FakeBank.js"
 import {InMemoryPlansLive, PlanStore} from "./support/InMemoryPlans.js"
 import {InMemoryTransfersLive, NoticeStore, TransferStore} from "./support/InMemoryTransfers.js"
@@ -312,8 +314,13 @@ describe("payouts that cannot be made", () => {
       expect(yield* NoticeStore.kinds).toEqual(["disbursement_failed", "disbursement_failed", "disbursement_failed", "plan_paused"])
       yield* TestClock.adjust(Duration.hours(1))
       expect((yield* Plans.processDuePayouts()).plans).toBe(0)
-      // a new withdrawal account resumes it: the missed cycle is due at once
-      const edited = yield* Plans.upsertPlan(ada.accountId, planInput({ totalAmountKobo: 300_000n, durationDays: 3 }))
+      // a new withdrawal account resumes it: the missed cycle is due at once. Moving the payouts
+      // to another account by POST needs the OTP, as PATCH does (issue 37)
+      const noCode = yield* Effect.flip(Plans.upsertPlan(ada.accountId, planInput({ totalAmountKobo: 300_000n, durationDays: 3 })))
+      expect(noCode).toMatchObject({ _tag: "InvalidPlanTerms", fieldErrors: { otpPinId: [expect.any(String)], otpCode: [expect.any(String)] } })
+      const { pinId } = yield* Auth.requestActionOtp(ada.accountId)
+      const otp = { otpPinId: pinId, otpCode: yield* Sent.lastCode("action_confirmation") }
+      const edited = yield* Plans.upsertPlan(ada.accountId, planInput({ totalAmountKobo: 300_000n, durationDays: 3 }), otp)
       expect(edited.state).toBe("active")
       expect(edited.withdrawalAccountNumber).toBe("0123450001")
       expect((yield* Plans.processDuePayouts()).paid).toBe(1)

@@ -108,7 +108,7 @@ const bankedBolaReferredBy = (code: string) =>
     const { account } = yield* bolaReferredBy(code)
     yield* Auth.sendEmailOtp(account.id)
     yield* Auth.verifyEmailOtp(account.id, yield* Sent.lastCode("email_verification"))
-    yield* Banking.verifyBvn(account.id, bvnInput({ bvn: "22345678902", firstName: "Bola", phone: BOLA.phone }))
+    yield* Banking.verifyBvn(account.id, bvnInput({ bvn: "22345678902", phone: BOLA.phone }))
     const { accountNumber } = yield* Banking.openBankAccount(account.id)
     return { accountId: account.id, accountNumber }
   })

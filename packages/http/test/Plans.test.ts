@@ -333,9 +333,13 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         yield* deposit(c.accessToken, 2_000_000)
         const first = yield* upsert(c.accessToken, planBody({ scheduledTime: "22:00" }))
         expect(first.active).toBe(true)
+        // a new destination by POST needs the OTP, as PATCH does (PlanDestination.test.ts)
         const moved = yield* upsert(
           c.accessToken,
-          planBody({ scheduledTime: "22:45", withdrawalAccountNumber: "0123459876", withdrawalAccountName: "Chidi Okeke" })
+          {
+            ...planBody({ scheduledTime: "22:45", withdrawalAccountNumber: "0123459876", withdrawalAccountName: "Chidi Okeke" }),
+            ...(yield* actionOtp(c.accessToken, c.email))
+          }
         )
         expect(moved).toMatchObject({
           id: first.id,
@@ -348,7 +352,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         })
         expect(Date.parse(moved.nextDueAt) - Date.parse(first.nextDueAt)).toBe(45 * 60_000)
         // a bigger pot than the wallet holds: the new schedule waits for funds
-        const bigger = yield* upsert(c.accessToken, planBody({ totalAmountKobo: 3_000_000 }))
+        const bigger = yield* upsert(c.accessToken, planBody({ totalAmountKobo: 3_000_000, withdrawalAccountNumber: "0123459876" }))
         expect(bigger).toMatchObject({ id: first.id, active: false, status: "awaiting_funds", nextDueAt: null, amount: "428571" })
       }))
   })

@@ -10,7 +10,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { bankCustomer, get, KOBO_STRING } from "./support/BankingFixtures.js"
+import { actionOtp, bankCustomer, get, KOBO_STRING } from "./support/BankingFixtures.js"
 import { expectFailure, expectSuccess, expectValidation, post } from "./support/Fixtures.js"
 import {
   balanceOf,
@@ -144,7 +144,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("disbur
         expect(yield* balanceOf(c.accessToken)).toBe(2_000_000n)
 
         // a new withdrawal account resumes it, on the same schedule; the next run pays the instalment
-        const resumed = yield* upsert(c.accessToken, { ...c.body, withdrawalAccountNumber: "0123450001" })
+        const resumed = yield* upsert(c.accessToken, { ...c.body, withdrawalAccountNumber: "0123450001", ...(yield* actionOtp(c.accessToken, c.email)) })
         expect(resumed).toMatchObject({ status: "active", active: true, withdrawalBlocked: false, cyclesPaid: 0 })
         yield* makeDue(c.plan.id)
         expect((yield* runPayouts).paid).toBe(1)

@@ -18,14 +18,14 @@ import { outboxFile, TestServer } from "./support/TestServer.js"
 
 layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("verify-bvn", (it) => {
   describe("success", () => {
-    it.effect("returns the registry's {firstName, lastName, phone}; the profile shows bvn_verified and the details given", () =>
+    it.effect("returns the registry's {firstName, lastName, phone}; the profile shows bvn_verified, the registry's names and the details given", () =>
       Effect.gen(function*() {
         const account = yield* verifiedAccount("bvn-ok")
         const before = expectSuccess(yield* me(account.accessToken), { apiObject: "Customer" })
         expect(before.kycStatus).toBe("pending")
 
         const phone = uniquePhone()
-        const body = bvnBody({ phone: phone.national, firstName: "Adaeze", lastName: "Obi", gender: "female" })
+        const body = bvnBody({ phone: phone.national, firstName: "ADA", lastName: " obi ", gender: "female" })
         const reply = yield* verifyBvn(body, account.accessToken)
         const result = expectSuccess(reply, { apiObject: "Auth", message: "BVN verified." })
         expect(result).toEqual({ firstName: ADA.firstName, lastName: ADA.lastName, phone: ADA.phone })
@@ -35,7 +35,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("verify-
         expect(profile).toMatchObject({
           kycStatus: "bvn_verified",
           customerStatus: "verified",
-          firstName: "Adaeze",
+          firstName: "Ada",
           lastName: "Obi",
           phone: phone.e164,
           dateOfBirth: ADA.dateOfBirth,
@@ -51,7 +51,10 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("verify-
         const wrong = yield* verifyBvn(bvnBody({ bvn: CHIDI.bvn, dateOfBirth: ADA.dateOfBirth }), account.accessToken)
         expectFailure(wrong, 400, "Date of birth does not match the BVN record")
         const result = expectSuccess(
-          yield* verifyBvn(bvnBody({ bvn: CHIDI.bvn, dateOfBirth: CHIDI.dateOfBirth, gender: "male" }), account.accessToken)
+          yield* verifyBvn(
+            bvnBody({ bvn: CHIDI.bvn, firstName: CHIDI.firstName, lastName: CHIDI.lastName, dateOfBirth: CHIDI.dateOfBirth, gender: "male" }),
+            account.accessToken
+          )
         )
         expect(result).toMatchObject({ firstName: CHIDI.firstName, lastName: CHIDI.lastName })
         expect(result.phone).toMatch(/^(\+234|0)\d{10}$/)

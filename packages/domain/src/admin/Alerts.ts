@@ -53,6 +53,12 @@
  *   guessing that customer's codes (the password reset's, or with a session, the OTP gate's): contact
  *   the customer; freeze the account if it looks like a takeover.
  *
+ * - `bvn_verification_throttled` (warning): a customer failed BVN verification 3 times within 24
+ *   hours (an unknown BVN, or a name or date of birth that does not match the registry), so further
+ *   tries are refused (429) until the oldest failure is 24 hours old. Someone may be trying to open
+ *   an account on another person's BVN: review the customer (sign-up details, other accounts from
+ *   the same device or phone) before helping them verify; freeze them if it looks like fraud.
+ *
  * One condition is one alert: raising the same `dedupKey` while its alert is open (unacknowledged)
  * counts another occurrence instead of adding a row. Once acknowledged, a new raise opens a new
  * alert. Messages carry ids, never secrets or personal data (amounts may appear in the stored
@@ -78,7 +84,8 @@ export const AlertKind = Schema.Literal(
   "notification_undelivered",
   "customer_freeze_failed",
   "sign_in_throttled",
-  "otp_checks_locked"
+  "otp_checks_locked",
+  "bvn_verification_throttled"
 )
 export type AlertKind = typeof AlertKind.Type
 
@@ -100,7 +107,8 @@ export const severityOf: { readonly [K in AlertKind]: AlertSeverity } = {
   notification_undelivered: "warning",
   customer_freeze_failed: "critical",
   sign_in_throttled: "warning",
-  otp_checks_locked: "critical"
+  otp_checks_locked: "critical",
+  bvn_verification_throttled: "warning"
 }
 
 export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({

@@ -6,6 +6,9 @@
  * one who asked can neither approve nor reject their own request (403). Each request is decided
  * once (409 after): the approval is claimed before the action runs and put back to pending if the
  * action fails (e.g. the customer was unfrozen meanwhile), so two approvers cannot both apply it.
+ * An unfreeze request is bound to the freeze open when it was filed: approved after that freeze
+ * was lifted and the customer frozen again, it is refused (UnfreezeStale, 409) and closed as
+ * rejected, so a stale approval never lifts a later freeze.
  */
 import { Context, Data, Effect, Option, Schema } from "effect"
 import type { Page, PageRequest } from "../shared/Paging.js"
@@ -22,7 +25,14 @@ import { withSpan } from "../shared/Spans.js"
 
 export const ApprovalAction = Schema.Union(
   Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
-  Schema.TaggedStruct("customer.unfreeze", { customerId: Schema.String }),
+  Schema.TaggedStruct("customer.unfreeze", {
+    customerId: Schema.String,
+    /**
+     * the freeze this request lifts (null: none was recorded); the approval refuses to lift any
+     * other. Requests filed before this field existed read as null.
+     */
+    freezeId: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+  }),
   Schema.TaggedStruct("movement.resolve", {
     transactionId: Schema.String,
     outcome: MovementResolution.ResolutionOutcome,
@@ -120,7 +130,7 @@ const run = (actor: StaffMember, action: ApprovalAction, requestedBy: string) =>
       const { note, outcome, transactionId } = action
       return { resolution: yield* MovementResolution.resolve(actor, { transactionId, outcome, note }, requestedBy) }
     }
-    return { unfreeze: yield* Freezes.unfreeze(actor, action.customerId) }
+    return { unfreeze: yield* Freezes.unfreeze(actor, action.customerId, action.freezeId) }
   })
 
 /** PATCH /admin/settings/{key}: applied, or filed for a second member under four-eyes. */
@@ -136,7 +146,8 @@ export const unfreezeCustomer = (actor: StaffMember, customerId: string) =>
   Effect.gen(function*() {
     if (!(yield* FourEyes).enabled) return { _tag: "Done", result: yield* Freezes.unfreeze(actor, customerId) } as const
     yield* Freezes.checkUnfreeze(actor, customerId)
-    return yield* file(actor, { _tag: "customer.unfreeze", customerId })
+    const open = yield* (yield* Freezes.FreezeRepo).findOpen(customerId)
+    return yield* file(actor, { _tag: "customer.unfreeze", customerId, freezeId: Option.getOrNull(Option.map(open, (f) => f.id)) })
   })
 
 /**
@@ -170,7 +181,21 @@ export const approve = (actor: StaffMember, id: string) =>
       return yield* new ApprovalDecided({ status: "approved" })
     }
     const result = yield* run(actor, approval.action, approval.requestedBy).pipe(
-      Effect.tapError(() => repo.transition(id, "approved", "pending", null, null, null))
+      Effect.tapError((e) =>
+        e._tag === "UnfreezeStale"
+          // the freeze it was filed for is gone: it can never apply again, so it is closed as rejected
+          ? atomically(Effect.gen(function*() {
+            yield* repo.transition(id, "approved", "rejected", actor.id, at, "stale: the freeze it was filed for was lifted")
+            yield* Audit.record({
+              actorKind: "staff",
+              actorId: actor.id,
+              action: "approval.reject",
+              ...targetOf(approval.action),
+              after: { approvalId: id, action: approval.action._tag, requestedBy: approval.requestedBy, stale: true }
+            })
+          }))
+          : repo.transition(id, "approved", "pending", null, null, null)
+      )
     )
     yield* Audit.record({
       actorKind: "staff",

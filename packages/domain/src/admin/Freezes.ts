@@ -19,9 +19,11 @@
  *
  * Unfreeze (customers:unfreeze): only a suspended customer. A freeze still waiting for its
  * movement is simply cancelled; a provider freeze is lifted quoting its reference (the record's,
- * or the PIN freeze's kept by PinRepo), and only when the bank agrees does the status go back (to
- * `active`, or to the earlier status if the customer had not reached active). A refused or unknown
- * unfreeze keeps the customer suspended (502) so we never show active an account the bank holds.
+ * or the PIN freeze's kept by PinRepo), and only when the bank agrees does the status go back to
+ * the one the customer had before the freeze (the record's `previousStatus`; a PIN freeze opens a
+ * record too), never a promotion. A refused or unknown unfreeze keeps the customer suspended (502)
+ * so we never show active an account the bank holds. Under four-eyes an approval is bound to the
+ * freeze it was filed for (UnfreezeStale otherwise).
  */
 import { Context, Data, Effect, Option, Schema } from "effect"
 import type { AccountWithCustomer } from "../account/Model.js"
@@ -81,7 +83,24 @@ export class CustomerNotSuspended extends Data.TaggedError("CustomerNotSuspended
 /** The bank refused the unfreeze or did not answer: the customer stays suspended (502). */
 export class ProviderUnfreezeFailed extends Data.TaggedError("ProviderUnfreezeFailed")<{ readonly reason: string }> {}
 
+/**
+ * An unfreeze filed under four-eyes for one freeze found another (or none) when approved: that
+ * freeze was lifted and the customer frozen again since, so the request is stale (409).
+ */
+export class UnfreezeStale extends Data.TaggedError("UnfreezeStale")<{
+  readonly filedFor: string | null
+  readonly current: string | null
+}> {}
+
 const FREEZABLE: ReadonlyArray<CustomerStatus> = ["unverified", "verified", "active"]
+
+/**
+ * The status a suspended customer had before a freeze that left no record of it (a PIN freeze made
+ * before PIN freezes opened records): `active` only with a bank account, else what their
+ * verification says. Never `active` without an account: such a customer could do nothing.
+ */
+const inferredPreviousStatus = (found: AccountWithCustomer): CustomerStatus =>
+  found.customer.coreAccountNumber !== null ? "active" : found.account.emailVerified ? "verified" : "unverified"
 
 /** How long a freeze waits for a movement in flight before leaving the provider step to the job. */
 export const MOVEMENT_WAIT_MILLIS = 5_000
@@ -227,7 +246,7 @@ export const freeze = (actor: StaffMember, customerId: string, reason: string) =
         customerId,
         staffId: actor.id,
         reason,
-        previousStatus: status === "suspended" ? "active" : status,
+        previousStatus: status === "suspended" ? inferredPreviousStatus(found) : status,
         state: accountNumber === null ? "no_core_account" : Option.isSome(pinFreeze) ? "frozen" : "pending_provider",
         providerReference: Option.match(pinFreeze, { onNone: () => null, onSome: (f) => f.freezeReference }),
         requestedAt: at,
@@ -287,11 +306,19 @@ export const checkUnfreeze = (actor: StaffMember, customerId: string) =>
     return found
   })
 
-/** POST /admin/customers/{id}/unfreeze (run directly, or by the approver under four-eyes). */
-export const unfreeze = (actor: StaffMember, customerId: string) =>
+/**
+ * POST /admin/customers/{id}/unfreeze (run directly, or by the approver under four-eyes). Under
+ * four-eyes `filedFor` is the freeze the request was filed for (null: none was recorded): any other
+ * open freeze now is UnfreezeStale, so a stale approval never lifts a later freeze.
+ */
+export const unfreeze = (actor: StaffMember, customerId: string, filedFor?: string | null) =>
   Effect.gen(function*() {
     const found = yield* checkUnfreeze(actor, customerId)
     const open = yield* (yield* FreezeRepo).findOpen(customerId)
+    if (filedFor !== undefined) {
+      const current = Option.getOrNull(Option.map(open, (f) => f.id))
+      if (current !== filedFor) return yield* new UnfreezeStale({ filedFor, current })
+    }
     const reference = Option.isSome(open)
       ? (open.value.state === "frozen" ? open.value.providerReference : null)
       : Option.getOrNull(Option.map(yield* (yield* PinRepo).lastProviderFreeze(customerId), (f) => f.freezeReference))
@@ -308,10 +335,13 @@ export const unfreeze = (actor: StaffMember, customerId: string) =>
         )
       )
     }
-    const restored: CustomerStatus = Option.match(open, {
-      onNone: () => "active",
+    // the status before the freeze, never a promotion: `active` only for a customer who was active
+    // (and has a bank account: one without could do nothing and be stuck)
+    const before: CustomerStatus = Option.match(open, {
+      onNone: () => inferredPreviousStatus(found),
       onSome: (f) => (f.previousStatus === "unverified" || f.previousStatus === "verified" ? f.previousStatus : "active")
     })
+    const restored: CustomerStatus = before === "active" && found.customer.coreAccountNumber === null ? inferredPreviousStatus(found) : before
     const at = yield* now
     yield* atomically(Effect.gen(function*() {
       if (Option.isSome(open)) yield* (yield* FreezeRepo).save(new CustomerFreeze({ ...open.value, liftedAt: at, liftedBy: actor.id, updatedAt: at }))

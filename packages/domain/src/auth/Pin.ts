@@ -13,8 +13,9 @@ import type { AccountWithCustomer, Customer, CustomerStatus } from "../account/M
 import { AccountRepo } from "../account/Ports.js"
 import { requireAccount } from "../account/Accounts.js"
 import { raiseAlert } from "../admin/Alerts.js"
+import * as Freezes from "../admin/Freezes.js"
 import { CoreBanking, type CoreBankingError } from "../banking/CoreBanking.js"
-import { PasswordHasher } from "../shared/Ports.js"
+import { Ids, PasswordHasher } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { CurrentPinRequired, InvalidPinFormat, PinIncorrect, PinLocked, PinNotSet } from "./Errors.js"
 import { passOtpGate } from "./OtpGate.js"
@@ -172,26 +173,70 @@ const providerSentence = (outcome: ProviderOutcome) => {
   }
 }
 
+/** The freeze record's state once the provider answered (or there was nothing to freeze there). */
+const recordState = (outcome: ProviderOutcome): Freezes.FreezeState =>
+  outcome._tag === "Frozen"
+    ? "frozen"
+    : outcome._tag === "NoCoreAccount"
+    ? "no_core_account"
+    : Option.exists(outcome.error, (e) => e._tag === "ProviderUnknownOutcome")
+    ? "provider_unknown"
+    : "provider_failed"
+
 /**
  * Freezes an account after too many PIN lockouts. Our side first, in one unit of work: customer
  * status `suspended` (from unverified, verified or active) and every refresh token revoked, so the
- * account cannot sign in or refresh from now on (access tokens are refused for suspended accounts).
- * Then the core account is frozen at the provider (its reference kept via PinRepo); whatever the
- * provider answers, a critical `account_frozen_pin_lockout` staff alert is raised.
+ * account cannot sign in or refresh from now on (access tokens are refused for suspended accounts),
+ * and a freeze record opened by the system (FreezeRepo, no staff member) that keeps the status the
+ * customer had, so the staff unfreeze gives back exactly that (a `verified` customer without a bank
+ * account must not come back `active`). Then the core account is frozen at the provider (its
+ * reference kept via PinRepo and on the record); whatever the provider answers, a critical
+ * `account_frozen_pin_lockout` staff alert is raised.
  */
 export const freezeForPinLockouts = (found: AccountWithCustomer, lock: PinLock) =>
   Effect.gen(function*() {
     const accountId = found.account.id
     const customerId = found.customer.id
     const at = yield* now
-    yield* atomically(Effect.gen(function*() {
+    const record = yield* atomically(Effect.gen(function*() {
       const accounts = yield* AccountRepo
       const current = yield* accounts.findById(accountId)
       const status = Option.match(current, { onNone: () => null, onSome: (c) => c.customer.customerStatus })
-      if (status !== null && FREEZABLE.includes(status)) yield* accounts.transitionStatus(accountId, status, "suspended", at)
+      let opened: Option.Option<Freezes.CustomerFreeze> = Option.none()
+      if (status !== null && FREEZABLE.includes(status)) {
+        yield* accounts.transitionStatus(accountId, status, "suspended", at)
+        const freezes = yield* Freezes.FreezeRepo
+        if (Option.isNone(yield* freezes.findOpen(customerId))) {
+          const freeze = new Freezes.CustomerFreeze({
+            id: yield* (yield* Ids).next,
+            customerId,
+            staffId: null,
+            reason: PIN_FREEZE_REASON,
+            previousStatus: status,
+            // until the bank answers below; never `pending_provider`, which the finish-freezes job would freeze again
+            state: found.customer.coreAccountNumber === null ? "no_core_account" : "provider_unknown",
+            providerReference: null,
+            requestedAt: at,
+            updatedAt: at,
+            liftedAt: null,
+            liftedBy: null
+          })
+          yield* freezes.insert(freeze)
+          opened = Option.some(freeze)
+        }
+      }
       yield* (yield* RefreshTokenRepo).revokeAllForAccount(accountId, at)
+      return opened
     }))
     const provider = yield* freezeAtProvider(found.customer, at)
+    if (Option.isSome(record)) {
+      yield* (yield* Freezes.FreezeRepo).saveOpen(new Freezes.CustomerFreeze({
+        ...record.value,
+        state: recordState(provider),
+        providerReference: provider._tag === "Frozen" ? provider.freezeReference : null,
+        updatedAt: yield* now
+      }))
+    }
     yield* raiseAlert({
       kind: "account_frozen_pin_lockout",
       dedupKey: `account_frozen_pin_lockout:${customerId}`,

@@ -11,6 +11,8 @@ export class BvnTaken extends Data.TaggedError("BvnTaken")<{}> {}
 export class BvnNotFound extends Data.TaggedError("BvnNotFound")<{}> {}
 /** The date of birth given differs from the registry's (400). */
 export class BvnDateOfBirthMismatch extends Data.TaggedError("BvnDateOfBirthMismatch")<{}> {}
+/** The first and last name given do not match the registry's (NameMatch.ts) (400). */
+export class BvnNameMismatch extends Data.TaggedError("BvnNameMismatch")<{}> {}
 /** Opening a bank account needs customerStatus `verified` (email confirmed, not suspended/closed). */
 export class CustomerNotVerified extends Data.TaggedError("CustomerNotVerified")<{
   readonly customerStatus: string

@@ -6,7 +6,10 @@
  * Decisions:
  * - BVN. Only a keyed digest (`SecretHasher.digest("bvn", …)`) is stored, so a BVN can be matched
  *   against other customers but never read back; the number itself goes to the registry once and is
- *   never logged (it may be passed `Redacted`). The registry's date of birth must equal the one given.
+ *   never logged (it may be passed `Redacted`). The registry's date of birth must equal the one given,
+ *   and its first and last name the ones given (NameMatch.ts; the profile then takes the
+ *   registry's). At most 3 failed verifications per customer per 24 hours (Bvn.ts), and a BVN held
+ *   by another customer is only reported once the rest matched (no oracle of who banks here).
  * - Opening an account is idempotent: the reference is derived from the customer id
  *   (`referenceFor("A", customer.id)`), and an unknown outcome (timeout) is resolved by
  *   `findAccountByReference` before giving up, so a retry never opens a second account.
@@ -25,6 +28,7 @@
  */
 export { BalanceCache, BalanceCacheLive, BalanceCacheTtl, BalanceMemo, BankingCachesLive, BankListCache, BankListCacheLive, BankListCacheTtl, banks } from "./Caches.js"
 export { type BvnIdentity, verifyBvn, type VerifyBvnInput } from "./Bvn.js"
+export { namesMatch, type PersonName } from "./NameMatch.js"
 export { openBankAccount } from "./BankAccount.js"
 export { balance, type BankingSummary, bankingSummary, bankingSummaryOf, isPndActive } from "./Balance.js"
 export { depositsForAccountNumber, type DepositSync, reconcileDeposits, syncDeposits, testDeposit, TestDepositPolicy } from "./Deposits.js"

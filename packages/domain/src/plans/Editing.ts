@@ -11,7 +11,7 @@ import * as Settings from "../settings/Settings.js"
 import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { activateIfFunded } from "./Activation.js"
-import { PayoutInProgress, PlanNotFound } from "./Errors.js"
+import { InvalidPlanTerms, PayoutInProgress, PlanNotFound } from "./Errors.js"
 import { Instalment, Plan } from "./Model.js"
 import { PlanRepo } from "./Ports.js"
 import { replan, wholePotKobo } from "./Pot.js"
@@ -53,20 +53,54 @@ export const requireWallet = (accountId: string) =>
     return { customer, accountNumber: customer.coreAccountNumber }
   })
 
+/** The one-time code of an OTP-gated change, as the client sent it (either part may be missing). */
+export interface OtpProof {
+  readonly otpPinId?: string | undefined
+  readonly otpCode?: string | undefined
+}
+
+const redirects = (plan: Plan, input: PlanInput) =>
+  plan.withdrawalAccountNumber !== input.withdrawalAccountNumber || plan.withdrawalBankCode !== input.withdrawalBankCode
+
+/**
+ * A POST that would send an existing plan's payouts to another account (number or bank) passes the
+ * same OTP gate as PATCH: without a code it is a validation error naming otpPinId and otpCode, and
+ * a wrong code is OtpGateRejected (the code is spent either way). Other edits need no code, and a
+ * code sent along with them is not spent. True when the gate was passed.
+ */
+const gateRedirect = (accountId: string, plan: Plan, input: PlanInput, otp: OtpProof) =>
+  Effect.gen(function*() {
+    if (!redirects(plan, input)) return false
+    if (otp.otpPinId === undefined || otp.otpCode === undefined) {
+      const required = ["Required to change the plan's withdrawal account (as for PATCH): request a code first"]
+      return yield* new InvalidPlanTerms({
+        fieldErrors: {
+          ...(otp.otpPinId === undefined ? { otpPinId: required } : {}),
+          ...(otp.otpCode === undefined ? { otpCode: required } : {})
+        }
+      })
+    }
+    yield* passOtpGate(accountId, otp.otpPinId, otp.otpCode)
+    return true
+  })
+
 /**
  * `POST /disbursements/plan`: creates the plan (awaiting funds, active at once when the wallet
- * already covers it), or edits the open one (see the module notes).
+ * already covers it), or edits the open one (see the module notes); a change of the open plan's
+ * withdrawal account needs the OTP (`gateRedirect`).
  */
-export const upsertPlan = (accountId: string, input: PlanInput) =>
+export const upsertPlan = (accountId: string, input: PlanInput, otp: OtpProof = {}) =>
   Effect.gen(function*() {
     const { customer } = yield* requireWallet(accountId)
     const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
-    const destination = yield* verifyDestination(input)
     const repo = yield* PlanRepo
     const existing = yield* repo.findForCustomer(customer.id)
     if (Option.isSome(existing) && existing.value.state !== "completed") {
+      yield* gateRedirect(accountId, existing.value, input, otp)
+      const destination = yield* verifyDestination(input)
       return yield* edit(existing.value.id, input, terms, cycles, destination)
     }
+    const destination = yield* verifyDestination(input)
     const at = yield* now
     const plan = yield* repo.insert(
       new Plan({
@@ -99,8 +133,10 @@ export const upsertPlan = (accountId: string, input: PlanInput) =>
       })
     ).pipe(Effect.either)
     if (plan._tag === "Left") {
-      // a concurrent request created the plan first: this one edits it, as it would a moment later
+      // a concurrent request created the plan first: this one edits it, as it would a moment
+      // later, so it too needs the code to send the winner's payouts elsewhere
       const winner = Option.getOrThrow(yield* repo.findForCustomer(customer.id))
+      yield* gateRedirect(accountId, winner, input, otp)
       return yield* edit(winner.id, input, terms, cycles, destination)
     }
     return yield* activateIfFunded(plan.right)

@@ -30,6 +30,8 @@
  *   period a Borrow paid). The plan is active again once the wallet covers the rest and its fees.
  *   Borrow count stays (per plan).
  * - refused while a payout of the plan is in progress.
+ * - a POST that changes the withdrawal account (number or bank) needs the OTP exactly as PATCH
+ *   does: a stolen access token alone cannot send the payouts elsewhere (issue 37).
  */
 export { type PlanInput, termsOf, validateTerms } from "./Terms.js"
 export { findPlan, getPlan, history, instalmentAmount, quote } from "./Queries.js"

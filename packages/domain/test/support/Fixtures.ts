@@ -79,7 +79,7 @@ export const bankedBola = Effect.gen(function*() {
   const { account } = yield* registerBola
   yield* Auth.sendEmailOtp(account.id)
   yield* Auth.verifyEmailOtp(account.id, yield* Sent.lastCode("email_verification"))
-  yield* Banking.verifyBvn(account.id, bvnInput({ bvn: "22345678902", firstName: "Bola", phone: BOLA.phone }))
+  yield* Banking.verifyBvn(account.id, bvnInput({ bvn: "22345678902", phone: BOLA.phone }))
   const { accountNumber } = yield* Banking.openBankAccount(account.id)
   return { accountId: account.id, accountNumber }
 })

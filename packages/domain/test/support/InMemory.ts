@@ -26,6 +26,8 @@ import { Notifier, type OutboundMessage } from "../../src/notifications/Ports.js
 import { FakeBankStateLive, FakeCoreBankingLive } from "./FakeBank.js"
 import { InMemoryAlertsLive } from "./InMemoryAlerts.js"
 import { InMemoryThrottleLive } from "./InMemoryThrottle.js"
+import { InMemoryAttemptLogLive } from "./InMemoryAttemptLog.js"
+import { FreezeRepoLive } from "./InMemoryFreezes.js"
 import { makeInMemoryPinRepo } from "./InMemoryPin.js"
 import { makeInMemoryReferralRepo } from "./InMemoryReferrals.js"
 import { makeInMemorySocialIdentityRepo, NoStaffLive, StubIdentityProviderLive } from "./InMemorySocial.js"
@@ -244,7 +246,10 @@ const PortsLive = Layer.mergeAll(
   NoStaffLive,
   FakeCoreBankingLive,
   InMemoryAlertsLive,
-  InMemoryThrottleLive
+  InMemoryThrottleLive,
+  InMemoryAttemptLogLive,
+  // PIN-lockout freezes open a freeze record (Freezes.test.ts provides its own, with approvals)
+  FreezeRepoLive
 )
 
 /** All ports plus the test probes, with fresh state each time it is provided. */

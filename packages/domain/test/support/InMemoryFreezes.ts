@@ -4,7 +4,7 @@ import { Approval, ApprovalRepo } from "../../src/admin/Approvals.js"
 import { type CustomerFreeze, FreezeRepo } from "../../src/admin/Freezes.js"
 import { type MovementChange, MovementChangeFeed } from "../../src/admin/MovementAudit.js"
 
-const FreezeRepoLive = Layer.effect(
+export const FreezeRepoLive = Layer.effect(
   FreezeRepo,
   Effect.gen(function*() {
     const rows = yield* Ref.make<ReadonlyArray<{ readonly freeze: CustomerFreeze; readonly leaseUntil: number | null }>>([])

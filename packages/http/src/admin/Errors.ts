@@ -39,6 +39,7 @@ export type AdminError =
   | StaffAccess.Freezes.CustomerNotFreezable
   | StaffAccess.Freezes.CustomerNotSuspended
   | StaffAccess.Freezes.ProviderUnfreezeFailed
+  | StaffAccess.Freezes.UnfreezeStale
   | StaffAccess.Approvals.ApprovalNotFound
   | StaffAccess.Approvals.ApprovalDecided
   | StaffAccess.Approvals.OwnApproval
@@ -92,6 +93,11 @@ export const adminErrors = {
     message: "The bank did not unfreeze the core account; the customer stays suspended",
     detail: { reason: e.reason }
   }),
+  UnfreezeStale: () => ({
+    status: 409,
+    code: "APPROVAL_STALE",
+    message: "The freeze this request was filed for was lifted since; the request is closed. File a new one for the current freeze"
+  }),
   ApprovalNotFound: () => ({ status: 404, code: "APPROVAL_NOT_FOUND", message: "No approval request has this id" }),
   ApprovalDecided: (e) => ({
     status: 409,
@@ -138,6 +144,11 @@ export const adminCodes = {
   PROVIDER_UNFREEZE_FAILED: {
     status: 502,
     meaning: "Unfreeze: the bank refused or gave no final answer (`error.reason`); the customer stays suspended, try again"
+  },
+  APPROVAL_STALE: {
+    status: 409,
+    meaning: "Four-eyes unfreeze: the freeze the request was filed for was lifted and the customer frozen again since; " +
+      "the request is closed as rejected and lifts nothing (file a new one)"
   },
   APPROVAL_NOT_FOUND: { status: 404, meaning: "No four-eyes request has this id (or it is one your role cannot decide)" },
   APPROVAL_DECIDED: { status: 409, meaning: "The four-eyes request was already approved or rejected (`error.approvalStatus`)" },

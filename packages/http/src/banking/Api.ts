@@ -29,7 +29,13 @@ export class KycApi extends HttpApiGroup.make("kyc")
       .addSuccess(success("Auth", Schema.Struct({ firstName: Schema.String, lastName: Schema.String, phone: Schema.String }), {
         message: "BVN verified."
       }))
-      .addError(failuresOf(400))
+      .addError(failuresOf(400, 429))
+      .annotate(
+        OpenApi.Description,
+        "The registry's date of birth and first and last name (any case, spacing, accents or order) must match; the profile " +
+          "takes the registry's names. 400 BVN not found, date of birth or name mismatch, BVN held by another account (said only " +
+          "once everything else matched), already verified. 429 after 3 failed verifications within 24 hours (Retry-After)."
+      )
   )
   .prefix("/api/v1/auth")
   .annotate(OpenApi.Title, "KYC")

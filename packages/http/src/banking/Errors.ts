@@ -3,6 +3,7 @@ import type {
   BankAccountExists,
   BvnAlreadyVerified,
   BvnDateOfBirthMismatch,
+  BvnNameMismatch,
   BvnNotFound,
   BvnNotVerified,
   BvnTaken,
@@ -10,6 +11,7 @@ import type {
   CustomerNotVerified,
   InvalidAmount,
   NoBankAccount,
+  TooManyAttempts,
   UnknownAccountNumber
 } from "@app/domain"
 import { type Catalogue, type CodeInfo, type ErrorTable, validationError } from "../shared/ErrorTable.js"
@@ -19,6 +21,8 @@ export type BankingError =
   | BvnTaken
   | BvnNotFound
   | BvnDateOfBirthMismatch
+  | BvnNameMismatch
+  | TooManyAttempts
   | CustomerNotVerified
   | BvnNotVerified
   | BankAccountExists
@@ -35,6 +39,21 @@ export const bankingErrors = {
     code: "BVN_DATE_OF_BIRTH_MISMATCH",
     message: "Date of birth does not match the BVN record"
   }),
+  BvnNameMismatch: () => ({ status: 400, code: "BVN_NAME_MISMATCH", message: "Name does not match the BVN record" }),
+  TooManyAttempts: (e) =>
+    e.kind === "bvn_verification_failure"
+      ? {
+        status: 429,
+        code: "BVN_VERIFICATION_THROTTLED",
+        message: `Too many failed BVN verifications. Please try again in ${e.retryAfterSeconds} seconds or contact support`,
+        detail: { retryAfterSeconds: e.retryAfterSeconds }
+      }
+      : {
+        status: 429,
+        code: "LOOKUP_THROTTLED",
+        message: `Too many account look-ups. Please try again in ${e.retryAfterSeconds} seconds`,
+        detail: { retryAfterSeconds: e.retryAfterSeconds }
+      },
   CustomerNotVerified: (e) => ({
     status: 400,
     code: "CUSTOMER_NOT_VERIFIED",
@@ -82,6 +101,18 @@ export const bankingCodes = {
   BVN_TAKEN: { status: 400, meaning: "The BVN is verified on another account" },
   BVN_NOT_FOUND: { status: 400, meaning: "The BVN registry has no such BVN" },
   BVN_DATE_OF_BIRTH_MISMATCH: { status: 400, meaning: "The date of birth differs from the BVN record" },
+  BVN_NAME_MISMATCH: {
+    status: 400,
+    meaning: "The first and last name differ from the BVN record (case, spacing, accents and order are ignored)"
+  },
+  BVN_VERIFICATION_THROTTLED: {
+    status: 429,
+    meaning: "3 failed BVN verifications within 24 hours: refused until the oldest is 24 hours old (`error.retryAfterSeconds`, Retry-After)"
+  },
+  LOOKUP_THROTTLED: {
+    status: 429,
+    meaning: "Too many account name look-ups in the window: retry after `error.retryAfterSeconds` (also Retry-After)"
+  },
   CUSTOMER_NOT_VERIFIED: { status: 400, meaning: "Verify the email before opening a bank account; `error.customerStatus` gives the state" },
   BVN_NOT_VERIFIED: { status: 400, meaning: "Verify the BVN before opening a bank account" },
   BANK_ACCOUNT_EXISTS: { status: 400, meaning: "The customer already has a bank account (`error.accountNumber`)" },

@@ -59,7 +59,12 @@ const planFields = {
   scheduledTimezone: optional(ShortText("scheduledTimezone", 64).annotations({ description: "IANA zone (default UTC)" }))
 }
 
-export const PlanPayload = Body(planFields)
+/** POST: the plan's fields, and the OTP when an existing plan's withdrawal account changes. */
+export const PlanPayload = Body({
+  ...planFields,
+  otpPinId: optional(OtpPinId.annotations({ description: "required (with otpCode) to change an existing plan's withdrawal account" })),
+  otpCode: optional(OtpCode.annotations({ description: "required (with otpPinId) to change an existing plan's withdrawal account" }))
+})
 export const PlanPatchPayload = Body({ ...planFields, otpPinId: OtpPinId, otpCode: OtpCode })
 
 export class PlansApi extends HttpApiGroup.make("plans")
@@ -81,8 +86,10 @@ export class PlansApi extends HttpApiGroup.make("plans")
       .addError(failuresOf(400, 401))
       .annotate(
         OpenApi.Description,
-        "Creates the plan, or edits the open one. It is active once the wallet covers the pot. 400 'Validation error' " +
-          "(fieldErrors), account not found at the bank, no bank account, a payout in progress."
+        "Creates the plan, or edits the open one. It is active once the wallet covers the pot. Changing the open plan's " +
+          "withdrawal account (number or bank) needs otpPinId and otpCode, as PATCH does. 400 'Validation error' " +
+          "(fieldErrors; otpPinId/otpCode when a changed withdrawal account comes without them), account not found at the " +
+          "bank, no bank account, a payout in progress. 401 OTP invalid or expired."
       )
   )
   .add(

@@ -16,8 +16,8 @@ const withFunding = (plan: Plan) =>
 export const PlanHandlers = HttpApiBuilder.group(Api, "plans", (handlers) =>
   handlers
     .handle("quote", ({ urlParams }) => Plans.quote(urlParams.amountKobo).pipe(plans))
-    .handle("upsert", ({ payload }) =>
-      Effect.flatMap(signedIn, (accountId) => Plans.upsertPlan(accountId, payload)).pipe(
+    .handle("upsert", ({ payload: { otpCode, otpPinId, ...terms } }) =>
+      Effect.flatMap(signedIn, (accountId) => Plans.upsertPlan(accountId, terms, { otpPinId, otpCode })).pipe(
         Effect.flatMap(withFunding),
         plans
       ))
