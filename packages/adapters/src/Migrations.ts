@@ -30,6 +30,7 @@ import m0021_freezes_and_approvals from "./migrations/0021_freezes_and_approvals
 import m0022_movement_audit_feed from "./migrations/0022_movement_audit_feed.js"
 import m0023_movement_feed_trigger_cost from "./migrations/0023_movement_feed_trigger_cost.js"
 import m0024_transactions_room_for_updates from "./migrations/0024_transactions_room_for_updates.js"
+import m0037_bankone_requests from "./migrations/0037_bankone_requests.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -55,7 +56,8 @@ export const migrations = Migrator.fromRecord({
   "0021_freezes_and_approvals": m0021_freezes_and_approvals,
   "0022_movement_audit_feed": m0022_movement_audit_feed,
   "0023_movement_feed_trigger_cost": m0023_movement_feed_trigger_cost,
-  "0024_transactions_room_for_updates": m0024_transactions_room_for_updates
+  "0024_transactions_room_for_updates": m0024_transactions_room_for_updates,
+  "0037_bankone_requests": m0037_bankone_requests
 })
 
 /** A fixed key for PostgreSQL's advisory lock around creating the migrations table ("kobo" in ASCII). */
