@@ -230,14 +230,14 @@ export const makeBankOneOperations = ({ journal, run, runTest, settings }: BankO
         reference: undefined,
         retry: true,
         request: post(Wire.Paths.accountEnquiry, Wire.AccountRequest, { AccountNo: accountNumber, AuthenticationCode: token }),
-        read: (json) =>
-          Either.flatMap(
-            decoded("account", Wire.AccountEnquiryAnswer, false)(json),
-            (answer): Either.Either<Balances, AttemptError> =>
-              answer.RequestStatus === false || answer.IsSuccessful === false
-                ? Either.left(new ProviderRefused({ operation: "account", code: "07", reason: answer.ResponseDescription ?? "invalid account" }))
-                : balancesOf(answer)
-          )
+        read: (json): Either.Either<Balances, AttemptError> => {
+          // a failed enquiry has no balances: read its flags first
+          const flags = decoded("account", Wire.AccountChangeAnswer, false)(json)
+          if (Either.isRight(flags) && (flags.right.RequestStatus === false || (json as { IsSuccessful?: unknown }).IsSuccessful === false)) {
+            return Either.left(new ProviderRefused({ operation: "account", code: "07", reason: flags.right.ResponseDescription ?? "invalid account" }))
+          }
+          return Either.flatMap(decoded("account", Wire.AccountEnquiryAnswer, false)(json), balancesOf)
+        }
       }).pipe(
         Effect.tapError((e) =>
           e._tag === "ProviderUnknownOutcome" && e.detail.includes("sub-kobo")
