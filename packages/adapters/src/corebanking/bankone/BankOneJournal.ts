@@ -81,34 +81,33 @@ export const memoryJournal = (): BankOneJournal => {
   }
 }
 
+/** columns are aliased in camelCase (quoted), so rows read the same with or without the client's name transform */
 interface Row {
   readonly reference: string
   readonly kind: RequestKind
-  readonly account_number: string
-  readonly amount_kobo: string | number | bigint
-  readonly sent_on: string | Date
+  readonly accountNumber: string
+  readonly amountKobo: string | number | bigint
+  readonly sentOn: string
   readonly state: RequestState
-  readonly tsq_count: number
-  readonly last_tsq_at: Date | string | null
-  readonly created_at: Date | string
+  readonly tsqCount: number
+  readonly lastTsqAt: Date | string | null
+  readonly createdAt: Date | string
 }
-
-/** `sent_on` is selected as text (to_char), so no driver turns the date into a local-time Date */
-const dateOnly = (value: string | Date): string => (typeof value === "string" ? value : value.toISOString()).slice(0, 10)
 
 const fromRow = (row: Row): SentRequest => ({
   reference: row.reference,
   kind: row.kind,
-  accountNumber: row.account_number,
-  amountKobo: BigInt(row.amount_kobo),
-  sentOn: dateOnly(row.sent_on),
+  accountNumber: row.accountNumber,
+  amountKobo: BigInt(row.amountKobo),
+  sentOn: String(row.sentOn).slice(0, 10),
   state: row.state,
-  tsqCount: Number(row.tsq_count),
-  lastTsqAt: row.last_tsq_at === null ? null : new Date(row.last_tsq_at),
-  createdAt: new Date(row.created_at)
+  tsqCount: Number(row.tsqCount),
+  lastTsqAt: row.lastTsqAt === null ? null : new Date(row.lastTsqAt),
+  createdAt: new Date(row.createdAt)
 })
 
-const COLUMNS = "reference, kind, account_number, amount_kobo::text AS amount_kobo, to_char(sent_on, 'YYYY-MM-DD') AS sent_on, state, tsq_count, last_tsq_at, created_at"
+const COLUMNS = `reference, kind, account_number AS "accountNumber", amount_kobo::text AS "amountKobo",
+  to_char(sent_on, 'YYYY-MM-DD') AS "sentOn", state, tsq_count AS "tsqCount", last_tsq_at AS "lastTsqAt", created_at AS "createdAt"`
 
 /** The journal in the service's database. A database failure is a defect (the adapter cannot work safely without it). */
 export const sqlJournal = (sql: SqlClient.SqlClient): BankOneJournal => {

@@ -51,7 +51,7 @@ export const TSQ_ESCALATE_AFTER = 5
 
 /** A 12-character freeze ReferenceID: "F", then the time and randomness in base 36. */
 const freezeReference = (nowMs: number, random: number): string =>
-  `F${nowMs.toString(36).toUpperCase().slice(-7)}${Math.floor(random * 36 ** 4).toString(36).toUpperCase().padStart(4, "0")}`.slice(0, 12)
+  `F${nowMs.toString(36).toUpperCase().padStart(7, "0").slice(-7)}${Math.floor(random * 36 ** 4).toString(36).toUpperCase().padStart(4, "0")}`.slice(0, 12)
 
 export interface BankOneParts {
   readonly run: RunBankOne
@@ -318,13 +318,28 @@ export const makeBankOneOperations = ({ journal, run, runTest, settings }: BankO
         yield* journal.setState(reference, "applied")
       }),
 
+    /**
+     * BankOne does not list liens and its failure answers are ambiguous, so the account is read first:
+     * a lien the balances do not show (never placed, or already removed) is "25" not found, without
+     * calling UnPlaceLien (the port's contract: not found is not a refusal to act on).
+     */
     removeLien: (input) =>
       Effect.gen(function*() {
         const reference = yield* checkReference("removeLien", input.reference)
+        const snapshot = yield* coreBanking.account(input.accountNumber)
+        if (!snapshot.liens.some((lien) => lien.reference === reference)) {
+          yield* journal.setState(reference, "removed")
+          return yield* Effect.fail(
+            new ProviderRefused({ operation: "removeLien", code: Outcomes.NOT_FOUND_CODE, reason: `no lien ${reference} on the account` })
+          )
+        }
         yield* journal.setState(reference, "removing")
         yield* change("removeLien", Wire.Paths.removeLien, { AccountNo: input.accountNumber, ReferenceID: reference, Reason: UNLIEN_REASON })
         yield* journal.setState(reference, "removed")
-      }),
+      }).pipe(
+        // the account read's own refusal ("07") or unknown outcome is the removal's
+        Effect.mapError((e) => (e._tag === "ProviderUnknownOutcome" ? new ProviderUnknownOutcome({ operation: "removeLien", detail: e.detail }) : e))
+      ),
 
     freeze: (input) =>
       Effect.gen(function*() {
