@@ -51,6 +51,7 @@ const expectPath = (actual: string, expected: string) => {
 const run = (fixture: Fixture) =>
   Effect.gen(function*() {
     const sent: Array<WireRequest> = []
+    const alerts: Array<{ dedupKey: string; message: string }> = []
     const journal = memoryJournal()
     if (fixture.journal !== undefined) yield* journal.record({ ...fixture.journal, amountKobo: BigInt(fixture.journal.amountKobo) })
     const { coreBanking: cb } = yield* makeBankOneCoreBanking({
@@ -59,6 +60,7 @@ const run = (fixture: Fixture) =>
       testToken: Redacted.make("unused-test-token-unused-test-token"),
       timeoutMs: 1_000,
       journal,
+      alert: (input) => Effect.sync(() => void alerts.push(input)),
       wrapSend: () => (request) => {
         sent.push(request)
         return Effect.succeed(
@@ -72,7 +74,7 @@ const run = (fixture: Fixture) =>
       }
     })
     const i = fixture.input
-    const result: unknown = yield* (() => {
+    const operation = (() => {
       switch (fixture.operation) {
         case "debit":
         case "credit":
@@ -110,8 +112,11 @@ const run = (fixture: Fixture) =>
           throw new Error(`no runner for ${fixture.operation}`)
       }
     })() as Effect.Effect<unknown, any>
-    return { sent, result }
-  }).pipe(Effect.catchTag("ProviderUnknownOutcome", (e: { detail: string }) => Effect.succeed({ sent: [] as Array<WireRequest>, result: { unknown: e.detail } })))
+    const result: unknown = yield* operation.pipe(
+      Effect.catchTag("ProviderUnknownOutcome", (e: { detail: string }) => Effect.succeed({ unknown: e.detail }))
+    )
+    return { sent, result, alerts }
+  })
 
 /** bigint → string, Option → tagged object, for comparison with a fixture's JSON. */
 const plain = (value: unknown): unknown =>
@@ -134,11 +139,16 @@ describe("BankOne adapter: contract fixtures", () => {
   for (const { file, fixture } of fixtures) {
     it.scopedLive(`${file}: the request sent and the answer read`, () =>
       Effect.gen(function*() {
-        const { result, sent } = yield* run(fixture)
+        const { alerts, result, sent } = yield* run(fixture)
         if (fixture.expect.unknown !== undefined) {
           expect((result as { unknown?: string }).unknown).toContain(fixture.expect.unknown)
+          if (fixture.expect.unknown === "sub-kobo") {
+            // refused AND a staff alert, never rounded
+            expect(alerts.map((a) => a.dedupKey)).toEqual([`bankone_sub_kobo:${fixture.input.accountNumber}`])
+          }
           return
         }
+        expect(alerts).toEqual([])
         const request = sent.find((r) => !fixture.before?.some((b) => b.path === r.path))!
         expect(request.method).toBe(fixture.request.method)
         expectPath(request.path, fixture.request.path)

@@ -9,7 +9,7 @@
  * - `BankOneTransport.ts`, `BankOneRequests.ts`: the calls;
  * - `BankOneAccount.ts`, `BankOneOperations.ts`: the port's operations.
  */
-import { CoreBanking, TestFunding } from "@app/domain"
+import { Alerts, CoreBanking, Ids, TestFunding } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import type { Send } from "../Sender.js"
@@ -25,6 +25,8 @@ export interface BankOneAdapterOptions {
   readonly testToken: Redacted.Redacted<string>
   readonly timeoutMs: number
   readonly journal: BankOneJournal
+  /** raises a staff alert (none: logged only) */
+  readonly alert?: ((input: { readonly dedupKey: string; readonly message: string }) => Effect.Effect<void>) | undefined
   readonly maxConcurrency?: number
   readonly maxAttempts?: number
   readonly retryBaseDelayMs?: number
@@ -43,7 +45,13 @@ export const makeBankOneCoreBanking = (options: BankOneAdapterOptions) =>
     }
     const run = yield* makeBankOneTransport({ ...common, bearer: options.settings.token })
     const runTest = yield* makeBankOneTransport({ ...common, bearer: options.testToken })
-    return makeBankOneOperations({ run, runTest, settings: options.settings, journal: options.journal })
+    return makeBankOneOperations({
+      run,
+      runTest,
+      settings: options.settings,
+      journal: options.journal,
+      alert: options.alert ?? (() => Effect.void)
+    })
   })
 
 /**
@@ -61,6 +69,24 @@ export const journalFromContext = (production: boolean): Effect.Effect<BankOneJo
           : Effect.succeed(memoryJournal())
     }))
 
+/**
+ * Staff alerts from the context the adapter is built in (the service's alert repository and ids),
+ * as `provider_unreachable` (a warning: the bank answered something the service cannot use); none
+ * without them (unit tests, benchmarks): the adapter's error log line stays.
+ */
+export const alertFromContext = Effect.map(
+  Effect.all([Effect.serviceOption(Alerts.AlertRepo), Effect.serviceOption(Ids)]),
+  ([repo, ids]) =>
+    Option.isSome(repo) && Option.isSome(ids)
+      ? (input: { readonly dedupKey: string; readonly message: string }) =>
+        Alerts.raiseAlert({ kind: "provider_unreachable", ...input }).pipe(
+          Effect.provideService(Alerts.AlertRepo, repo.value),
+          Effect.provideService(Ids, ids.value),
+          Effect.asVoid
+        )
+      : undefined
+)
+
 /** The adapter as a layer; its connections are closed with the layer. */
 export const bankOneLayer = (
   options: Omit<BankOneAdapterOptions, "journal"> & { readonly production: boolean }
@@ -68,7 +94,8 @@ export const bankOneLayer = (
   Layer.scopedContext(
     Effect.gen(function*() {
       const journal = yield* journalFromContext(options.production)
-      const { coreBanking, testFunding } = yield* makeBankOneCoreBanking({ ...options, journal })
+      const alert = yield* alertFromContext
+      const { coreBanking, testFunding } = yield* makeBankOneCoreBanking({ ...options, journal, alert })
       return Context.make(CoreBanking, coreBanking).pipe(Context.add(TestFunding, testFunding))
     })
   )

@@ -59,9 +59,11 @@ export interface BankOneParts {
   readonly runTest: RunBankOne
   readonly settings: BankOneSettings
   readonly journal: BankOneJournal
+  /** a staff alert (the adapter cannot use what the bank answered) */
+  readonly alert: (input: { readonly dedupKey: string; readonly message: string }) => Effect.Effect<void>
 }
 
-export const makeBankOneOperations = ({ journal, run, runTest, settings }: BankOneParts) => {
+export const makeBankOneOperations = ({ alert, journal, run, runTest, settings }: BankOneParts) => {
   const token = Redacted.value(settings.token)
   /** name enquiries' BVN and KYC by session id, for the transfer that quotes it (bounded) */
   const sessions = new Map<string, { readonly bvn: string; readonly kyc: string }>()
@@ -242,7 +244,13 @@ export const makeBankOneOperations = ({ journal, run, runTest, settings }: BankO
         Effect.tapError((e) =>
           e._tag === "ProviderUnknownOutcome" && e.detail.includes("sub-kobo")
             ? Effect.logError("bankone: sub-kobo balance refused; the bank's ledger and ours cannot agree").pipe(
-              Effect.annotateLogs({ operation: "account" })
+              Effect.annotateLogs({ operation: "account" }),
+              Effect.zipRight(alert({
+                dedupKey: `bankone_sub_kobo:${accountNumber}`,
+                message: `BankOne reported a balance of account ${accountNumber} with a fraction of a kobo. The service ` +
+                  "refuses to round it, so movements on this account wait (docs/bankone.md B3): ask the bank why its " +
+                  "ledger holds sub-kobo amounts."
+              }))
             )
             : Effect.void
         ),
