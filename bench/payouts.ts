@@ -3,6 +3,7 @@
  * "due-payouts" job runs), with the sandbox bank in its own process:
  *
  *   npm run bench:payouts -- --n 10000 --latency 20 --concurrency 32
+ *   npm run bench:payouts -- --dialect bankone   (adapter and bank in BankOne's dialect)
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:payouts -- --n 10000
  *
  * Options: --n plans (10000), --latency ms added by the bank to every call (default
@@ -84,7 +85,9 @@ import {
   pgliteDescription,
   SqlLive,
   createFreshDatabase,
-  dropDatabase
+  dropDatabase,
+  DIALECT,
+  sandboxDialectOptions
 } from "./support.js"
 import { installPgStatementStats } from "./statements.js"
 import { tuneHeap } from "@app/adapters/HeapTuning"
@@ -250,7 +253,9 @@ const startBank = async (options: { readonly latencyMs: number; readonly token: 
       SANDBOX_LATENCY_MS: String(options.latencyMs),
       SANDBOX_WEBHOOK_URL: "none",
       CORE_BANKING_TOKEN: options.token,
-      CORE_BANKING_TIMEOUT_MS: String(options.timeoutMs)
+      CORE_BANKING_TIMEOUT_MS: String(options.timeoutMs),
+      // --dialect: the bank process speaks the service's dialect
+      SANDBOX_DIALECT: DIALECT
     },
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -612,7 +617,7 @@ const report = (r: Results, bank: BankCheck, bankPeakMiB: number | undefined) =>
   lines.push(
     `database               ${r.database}; bank ${
       BANK_MODE === "process" ? "in its own process (sandbox main, journal in a temporary directory)" : "in-process (bank in memory)"
-    } via HttpCoreBanking (undici), ${PERMITS} permits`
+    } via ${DIALECT === "bankone" ? "the BankOne adapter (BankOne's dialect)" : "HttpCoreBanking"} (undici), ${PERMITS} permits`
   )
   lines.push(`N                      ${N} plans, cycle 0 of each due (${INSTALMENT_KOBO} kobo)`)
   lines.push(`latency                ${LATENCY_MS} ms per provider call`)
@@ -767,7 +772,8 @@ const main = async (): Promise<number> => {
               token: Redacted.value(c.coreBankingToken),
               latencyMs: c.sandboxLatencyMs,
               slowTransferDelayMs: c.coreBankingTimeoutMs + 1_000,
-              webhook: Option.none()
+              webhook: Option.none(),
+              ...sandboxDialectOptions(c)
             }))
         )),
         // the bank (in memory) stays in context: the checks read its books

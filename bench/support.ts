@@ -7,6 +7,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { AppConfig, type AppConfigShape, loadAppConfig } from "@app/adapters"
+import { bankOneLayer } from "@app/adapters/corebanking/bankone/BankOneCoreBanking"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
 import type { Send } from "@app/adapters/corebanking/Sender"
 import { pgLayer, pgliteLayer } from "@app/adapters/sql/Database"
@@ -170,6 +171,27 @@ export const installPgliteStatementStats = () => {
 // ---------------------------------------------------------------------------------------------
 
 /** The service's configuration from the environment, no outbox file, port 0, with `overrides`. */
+/**
+ * `--dialect generic|bankone` (default generic): which protocol the service's adapter and the
+ * sandbox bank speak (docs/bankone.md). In bankone mode the TSQ interval is 0 (benchmarks measure
+ * throughput, not BankOne's 60 s between status queries).
+ */
+export const DIALECT: "generic" | "bankone" = (() => {
+  const value = argValue("dialect") ?? "generic"
+  if (value !== "generic" && value !== "bankone") {
+    console.error(`--dialect: expected generic or bankone, got ${JSON.stringify(value)}`)
+    process.exit(2)
+  }
+  return value
+})()
+
+/** The sandbox server options of `--dialect` for a service configured as `config`. */
+export const sandboxDialectOptions = (config: AppConfigShape) => ({
+  dialect: config.coreBankingProvider,
+  bankoneToken: Redacted.value(config.bankone.token),
+  bankoneInstitutionCode: config.bankone.institutionCode
+})
+
 export const benchConfigLayer = (overrides: Partial<AppConfigShape>) =>
   Layer.effect(
     AppConfig,
@@ -177,6 +199,8 @@ export const benchConfigLayer = (overrides: Partial<AppConfigShape>) =>
       ...config,
       notifyOutboxFile: Option.none(),
       port: 0,
+      coreBankingProvider: DIALECT,
+      bankone: { ...config.bankone, tsqIntervalMs: 0 },
       ...overrides
     }))
   )
@@ -216,13 +240,23 @@ export const instrumentedProviderLayer = <E, R>(baseUrl: Effect.Effect<string, E
   Layer.unwrapEffect(
     Effect.gen(function*() {
       const config = yield* AppConfig
-      return HttpCoreBanking.layer({
-        baseUrl: yield* baseUrl,
-        token: config.coreBankingToken,
-        timeoutMs: config.coreBankingTimeoutMs,
-        maxConcurrency: permits,
-        wrapSend: timedSend
-      })
+      return config.coreBankingProvider === "bankone"
+        ? bankOneLayer({
+          baseUrl: yield* baseUrl,
+          settings: config.bankone,
+          testToken: config.coreBankingToken,
+          timeoutMs: config.coreBankingTimeoutMs,
+          maxConcurrency: permits,
+          wrapSend: timedSend,
+          production: false
+        })
+        : HttpCoreBanking.layer({
+          baseUrl: yield* baseUrl,
+          token: config.coreBankingToken,
+          timeoutMs: config.coreBankingTimeoutMs,
+          maxConcurrency: permits,
+          wrapSend: timedSend
+        })
     })
   ).pipe(
     (adapter) =>

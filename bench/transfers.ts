@@ -2,6 +2,7 @@
  * Throughput benchmark of manual transfers (the saga of Transfers.ts), in one process:
  *
  *   npm run bench:transfers -- --n 2000 --latency 20 --concurrency 32
+ *   npm run bench:transfers -- --dialect bankone   (adapter and sandbox in BankOne's dialect)
  *   (also --setup-concurrency, default 64, and --permits: the adapter's maxConcurrency, default 16)
  *
  * The real layers: the SQL repositories (`adaptersLayer`) on PGlite (or, with DATABASE_URL, a fresh
@@ -50,7 +51,9 @@ import {
   pgliteDescription,
   SqlLive,
   createFreshDatabase,
-  dropDatabase
+  dropDatabase,
+  DIALECT,
+  sandboxDialectOptions
 } from "./support.js"
 import { installPgStatementStats } from "./statements.js"
 import { tuneHeap } from "@app/adapters/HeapTuning"
@@ -115,7 +118,8 @@ const SandboxLive = Layer.unwrapEffect(
       token: Redacted.value(config.coreBankingToken),
       latencyMs: config.sandboxLatencyMs,
       slowTransferDelayMs: config.coreBankingTimeoutMs + 1_000,
-      webhook: Option.none()
+      webhook: Option.none(),
+      ...sandboxDialectOptions(config)
     }))
 ).pipe(Layer.provideMerge(SandboxBankInMemory))
 
@@ -251,7 +255,7 @@ const program = (bootStart: number) =>
 
     const lines: Array<string> = []
     lines.push("== bench:transfers ==")
-    lines.push(`database               ${database}; sandbox in-process via HttpCoreBanking (undici), ${PERMITS} permits`)
+    lines.push(`database               ${database}; sandbox in-process via ${DIALECT === "bankone" ? "the BankOne adapter (BankOne's dialect)" : "HttpCoreBanking"} (undici), ${PERMITS} permits`)
     lines.push(`N                      ${N}`)
     lines.push(`latency                ${LATENCY_MS} ms per provider call`)
     lines.push(`concurrency            ${CONCURRENCY} transfers in flight (setup: ${SETUP_CONCURRENCY})`)

@@ -11,6 +11,13 @@ import * as net from "node:net"
 import * as path from "node:path"
 import { DEFAULT_SIGN_IN_THROTTLE, signInThrottleConfig, type SignInThrottleConfig } from "./SignInThrottleConfig.js"
 import { adminBootstrapConfig, list, oauthConfig, type OAuthConfig, smsConfig, type SmsGatewayConfig, smtpConfig, type SmtpConfig } from "./ConfigGroups.js"
+import {
+  bankOneConfig,
+  type BankOneSettings,
+  type CoreBankingProvider,
+  coreBankingProviderConfig,
+  developmentBankOneSettings
+} from "./corebanking/bankone/BankOneConfig.js"
 
 export type AppEnv = "development" | "test" | "production"
 
@@ -36,6 +43,13 @@ export interface AppConfigShape {
   readonly maxBodyBytes: number
   /** how long one HTTP request may run before it is answered 503 REQUEST_TIMEOUT and interrupted */
   readonly requestTimeoutMs: number
+  /**
+   * CORE_BANKING_PROVIDER: which protocol the provider speaks, this project's `generic` one or
+   * AppZone's `bankone` (docs/bankone.md); the embedded sandbox speaks the same dialect
+   */
+  readonly coreBankingProvider: CoreBankingProvider
+  /** the BANKONE_* settings (used when coreBankingProvider is bankone) */
+  readonly bankone: BankOneSettings
   /** the core banking provider; none = the sandbox bank runs in-process on a loopback port */
   readonly coreBankingUrl: Option.Option<string>
   readonly coreBankingToken: Redacted.Redacted<string>
@@ -178,8 +192,10 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
   const appEnv = yield* Config.literal("development", "test", "production")("APP_ENV").pipe(
     Config.withDefault("development" as const)
   )
+  const coreBankingProvider = yield* coreBankingProviderConfig
   // Config.all reports every bad variable at once, not just the first.
   const rest = yield* Config.all({
+    bankone: bankOneConfig(appEnv === "production" && coreBankingProvider === "bankone"),
     dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.data"), Config.map((d) => path.resolve(d))),
     // the file holds one-time codes and link tokens in clear: a development aid, never production's
     outbox: Config.option(Config.string("NOTIFY_OUTBOX_FILE")).pipe(Config.validate({
@@ -267,6 +283,7 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
   const { outbox, ...settings } = rest
   return {
     appEnv,
+    coreBankingProvider,
     ...settings,
     notifyOutboxFile: Option.isSome(outbox) || appEnv === "production"
       ? Option.map(outbox, (f) => path.resolve(f))
@@ -290,6 +307,8 @@ export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
     retentionKey: Redacted.make(DevelopmentSecrets.RETENTION_KEY),
     maxBodyBytes: 64 * 1024,
     requestTimeoutMs: 30_000,
+    coreBankingProvider: "generic",
+    bankone: developmentBankOneSettings(),
     coreBankingUrl: Option.none(),
     coreBankingToken: Redacted.make(DevelopmentSecrets.CORE_BANKING_TOKEN),
     coreBankingTimeoutMs: 10_000,

@@ -43,6 +43,10 @@ const sandboxFromConfig = Layer.unwrapEffect(
       slowTransferDelayMs: config.coreBankingTimeoutMs + 1_000,
       duplicateReferences: config.sandboxDuplicateReferences,
       nameEnquirySessionTtlMs: config.sandboxNipSessionTtlMs,
+      // the embedded bank speaks the service's provider dialect (CORE_BANKING_PROVIDER / SANDBOX_DIALECT)
+      dialect: config.coreBankingProvider,
+      bankoneToken: Redacted.value(config.bankone.token),
+      bankoneInstitutionCode: config.bankone.institutionCode,
       webhook: Option.some({
         url: `http://127.0.0.1:${apiPort}${WEBHOOK_PATH}`,
         header: config.webhookHeader,

@@ -1,5 +1,7 @@
 /**
- * The wire protocol of `@app/adapters/corebanking/Wire` served straight from `node:http`: every
+ * The wire protocol of `@app/adapters/corebanking/Wire` served straight from `node:http` (or, with
+ * the `bankone` dialect, BankOne's third-party API over the same bank: `bankone/Front.ts`; the
+ * `/sandbox/*` test routes stay these in both dialects): every
  * answer is HTTP 200 with `{ responseCode, responseMessage, data? }`; a malformed body or field is
  * "26" (bodies are decoded with the Wire schemas, each compiled once). Around the routes: the added
  * latency, bearer authentication (HTTP 401), unknown routes (HTTP 404) and unexpected failures
@@ -26,6 +28,7 @@ import { badRequest, ok, type Outcome } from "./bank/Answers.js"
 import * as Conservation from "./bank/Conservation.js"
 import * as Movements from "./bank/Movements.js"
 import type { BankState } from "./bank/Store.js"
+import { bankOneFront } from "./bankone/Front.js"
 import type { SandboxSettings } from "./Settings.js"
 import { BANKS } from "./TestData.js"
 
@@ -262,6 +265,14 @@ export const sandboxHandler = (
   hooks: Hooks & { readonly onError: (error: unknown) => void }
 ): SandboxHandler => {
   const route = router(state, settings, hooks)
+  // the same bank behind a second front, when the sandbox speaks BankOne's dialect (bankone/Front.ts)
+  const front = settings.dialect === "bankone"
+    ? bankOneFront(state, settings, {
+      token: settings.bankoneToken,
+      institutionCode: settings.bankoneInstitutionCode,
+      slowTransferDelayMs: settings.slowTransferDelayMs
+    })
+    : undefined
   const token = Buffer.from(settings.token)
   /** constant time for a token of the right length (no hashing per request: it cost ~10 µs a call) */
   const authorized = (header: string | undefined): boolean => {
@@ -297,12 +308,18 @@ export const sandboxHandler = (
   const answer = (request: IncomingMessage, response: ServerResponse, text: string, tooLarge: boolean) => {
     let routed: Routed
     try {
-      if (!authorized(request.headers.authorization)) {
+      const url = request.url ?? "/"
+      const q = url.indexOf("?")
+      const pathname = q === -1 ? url : url.slice(0, q)
+      if (front !== undefined && !pathname.startsWith("/sandbox/")) {
+        // BankOne's dialect: its own token checks (body, query or path, per call)
+        routed = tooLarge
+          ? { answer: { status: 413, body: JSON.stringify({ Message: "The request is too large." }) } }
+          : front(request.method ?? "GET", pathname, q === -1 ? "" : url.slice(q + 1), text) ?? { answer: NO_ROUTE }
+      } else if (!authorized(request.headers.authorization)) {
         routed = { answer: UNAUTHORIZED }
       } else {
-        const url = request.url ?? "/"
-        const q = url.indexOf("?")
-        const parts = segments(q === -1 ? url : url.slice(0, q))
+        const parts = segments(pathname)
         const run = parts === undefined ? undefined : route(request.method ?? "GET", parts)
         routed = run === undefined
           ? { answer: NO_ROUTE }

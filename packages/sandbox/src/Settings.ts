@@ -7,6 +7,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { DEVELOPMENT_BANKONE_TOKEN } from "@app/adapters/corebanking/bankone/BankOneConfig"
 import type { DepositNotification } from "@app/adapters/corebanking/Wire"
 import { Context, Duration, Effect, FiberSet, Layer, Option, Schedule } from "effect"
 
@@ -40,7 +41,18 @@ export interface SandboxOptions {
   readonly duplicateReferences?: DuplicateReferences | undefined
   /** how long a name enquiry's session id may be quoted by a transfer; default 30 minutes */
   readonly nameEnquirySessionTtlMs?: number | undefined
+  /**
+   * which API the sandbox speaks: the generic protocol (default) or BankOne's (docs/bankone.md), a
+   * second front on the same bank; the `/sandbox/*` test routes are the same in both
+   */
+  readonly dialect?: SandboxDialect | undefined
+  /** BankOne's API token the `bankone` dialect accepts (default: the development BankOne token) */
+  readonly bankoneToken?: string | undefined
+  /** when set, the `bankone` dialect's postings must quote this NibssCode */
+  readonly bankoneInstitutionCode?: string | undefined
 }
+
+export type SandboxDialect = "generic" | "bankone"
 
 export type DuplicateReferences = "first-outcome" | "reject"
 
@@ -53,6 +65,9 @@ export class SandboxSettings extends Context.Tag("sandbox/SandboxSettings")<Sand
   readonly slowTransferDelayMs: number
   readonly duplicateReferences: DuplicateReferences
   readonly nameEnquirySessionTtlMs: number
+  readonly dialect: SandboxDialect
+  readonly bankoneToken: string
+  readonly bankoneInstitutionCode: string | undefined
   /** announces a posted deposit to the webhook in the background; never fails */
   readonly announce: (notification: typeof DepositNotification.Type) => Effect.Effect<void>
 }>() {}
@@ -100,6 +115,9 @@ export const sandboxSettingsLayer = (options: SandboxOptions): Layer.Layer<Sandb
         slowTransferDelayMs: options.slowTransferDelayMs ?? DEFAULT_SLOW_TRANSFER_DELAY_MS,
         duplicateReferences: options.duplicateReferences ?? "first-outcome",
         nameEnquirySessionTtlMs: options.nameEnquirySessionTtlMs ?? DEFAULT_NAME_ENQUIRY_SESSION_TTL_MS,
+        dialect: options.dialect ?? "generic",
+        bankoneToken: options.bankoneToken ?? DEVELOPMENT_BANKONE_TOKEN,
+        bankoneInstitutionCode: options.bankoneInstitutionCode,
         announce: (notification) =>
           Option.match(options.webhook, {
             onNone: () => Effect.void,

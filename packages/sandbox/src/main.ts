@@ -13,8 +13,15 @@
  * | SANDBOX_WEBHOOK_URL | where inbound deposits are announced; `none` = not announced | http://127.0.0.1:$PORT/api/v1/webhooks/core-banking (PORT 8080) |
  * | WEBHOOK_HEADER, WEBHOOK_SECRET | the webhook's shared header and secret | as the service |
  * | CORE_BANKING_TIMEOUT_MS | a 0004 transfer answers after this + 1 s | 10000 |
+ * | SANDBOX_DIALECT (or `--dialect`) | `generic`, or `bankone`: BankOne's third-party API over the same bank (docs/bankone.md) | generic |
+ * | BANKONE_TOKEN | the token the `bankone` dialect accepts | the development BankOne token |
+ * | BANKONE_INSTITUTION_CODE | when set, postings must quote it as NibssCode | unset |
+ *
+ * `npm run sandbox -- --dialect bankone` serves BankOne's dialect; the `/sandbox/*` test routes and
+ * the start-up line are the same in both.
  */
 import { DevelopmentSecrets, SandboxBankConfig } from "@app/adapters/AppConfig"
+import { DEVELOPMENT_BANKONE_TOKEN } from "@app/adapters/corebanking/bankone/BankOneConfig"
 import { runService } from "@app/adapters/Runner"
 import { Config, Effect, Layer, Option } from "effect"
 import * as fs from "node:fs"
@@ -44,8 +51,23 @@ const SandboxConfig = Config.all({
   ),
   webhookHeader: Config.string("WEBHOOK_HEADER").pipe(Config.withDefault("x-webhook-secret")),
   webhookSecret: Config.string("WEBHOOK_SECRET").pipe(Config.withDefault(DevelopmentSecrets.WEBHOOK_SECRET)),
-  timeoutMs: Config.integer("CORE_BANKING_TIMEOUT_MS").pipe(Config.withDefault(10_000))
+  timeoutMs: Config.integer("CORE_BANKING_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+  dialect: Config.literal("generic", "bankone")("SANDBOX_DIALECT").pipe(Config.withDefault("generic" as const)),
+  bankoneToken: Config.string("BANKONE_TOKEN").pipe(Config.withDefault(DEVELOPMENT_BANKONE_TOKEN)),
+  bankoneInstitutionCode: Config.option(Config.string("BANKONE_INSTITUTION_CODE"))
 })
+
+/** `--dialect bankone` (or `--dialect=bankone`) on the command line; it wins over SANDBOX_DIALECT. */
+export const dialectArgument = (argv: ReadonlyArray<string>): "generic" | "bankone" | undefined => {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const value = arg === "--dialect" ? argv[i + 1] : arg.startsWith("--dialect=") ? arg.slice("--dialect=".length) : undefined
+    if (value === undefined) continue
+    if (value === "generic" || value === "bankone") return value
+    throw new Error(`--dialect: must be generic or bankone (got ${value})`)
+  }
+  return undefined
+}
 
 /**
  * Before the journal, the sandbox kept its state in a PGlite database in this directory: that state
@@ -60,12 +82,14 @@ const holdsOldDatabase = (dataDir: Option.Option<string>) =>
 const SandboxMain = Layer.unwrapEffect(
   Effect.map(SandboxConfig, (config) => {
     const oldDatabase = holdsOldDatabase(config.dataDir)
+    const dialect = dialectArgument(process.argv.slice(2)) ?? config.dialect
     return Layer.effectDiscard(
       Effect.flatMap(SandboxServer, ({ baseUrl }) =>
         Effect.logInfo(`sandbox bank listening on ${baseUrl}`).pipe(
           Effect.annotateLogs({
             journal: Option.match(config.dataDir, { onNone: () => "none (memory only)", onSome: (dir) => path.join(dir, JOURNAL_FILE) }),
-            webhook: Option.getOrElse(config.webhookUrl, () => "none")
+            webhook: Option.getOrElse(config.webhookUrl, () => "none"),
+            dialect
           }),
           Effect.zipLeft(Effect.when(
             Effect.logWarning(
@@ -84,6 +108,9 @@ const SandboxMain = Layer.unwrapEffect(
         slowTransferDelayMs: config.timeoutMs + 1000,
         duplicateReferences: config.duplicateReferences,
         nameEnquirySessionTtlMs: config.nipSessionTtlMs,
+        dialect,
+        bankoneToken: config.bankoneToken,
+        bankoneInstitutionCode: Option.getOrUndefined(config.bankoneInstitutionCode),
         webhook: Option.map(config.webhookUrl, (url) => ({
           url,
           header: config.webhookHeader.toLowerCase(),

@@ -13,11 +13,26 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { developmentBankOneSettings } from "@app/adapters/corebanking/bankone/BankOneConfig"
 import { coreBankingLayer } from "@app/adapters/corebanking/Provider"
 import { EmbeddedSandboxOnBank, SandboxBankInMemory } from "@app/sandbox"
 import { HttpAppWithoutProvider } from "../../src/Server.js"
 
 export const outboxFile = path.join(os.tmpdir(), `outbox-${randomUUID()}.jsonl`)
+
+/**
+ * TEST_CORE_BANKING_PROVIDER=bankone runs every real-stack suite with the service's adapter AND the
+ * embedded sandbox in BankOne's dialect (docs/bankone.md), on the same bank and rules: `.ci/run`'s
+ * second pass over the money suites. The TSQ interval is 0 here (the suites requery at once; the
+ * interval itself is tested in the sandbox's BankOneDialect.test.ts).
+ */
+export const testProvider: AppConfigShape["coreBankingProvider"] = process.env.TEST_CORE_BANKING_PROVIDER === "bankone"
+  ? "bankone"
+  : "generic"
+
+const providerConfig: Partial<AppConfigShape> = testProvider === "bankone"
+  ? { coreBankingProvider: "bankone", bankone: developmentBankOneSettings({ tsqIntervalMs: 0 }) }
+  : {}
 
 /**
  * The test server with some configuration changed (e.g. the sandbox's behaviour). Exposes
@@ -30,7 +45,9 @@ export const testServer = (config: Partial<AppConfigShape> = {}, logLevel: LogLe
     Layer.provideMerge(SandboxBankInMemory),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(adaptersLayer(TestSqlLayer)),
-    Layer.provideMerge(AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024, ...config })),
+    Layer.provideMerge(
+      AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024, ...providerConfig, ...config })
+    ),
     // request logs drown test output; warnings and errors (e.g. 500 causes) still show
     Layer.provide(Logger.minimumLogLevel(logLevel))
   )

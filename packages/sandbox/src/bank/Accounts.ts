@@ -119,14 +119,16 @@ export const removeLien = (state: BankState, accountNumber: string, reference: s
 }
 
 /**
- * Freezing a frozen account answers its current freezeReference (a retry does not stack freezes).
+ * Freezing a frozen account answers its current freezeReference (a retry does not stack freezes);
+ * `requested` is the reference the client chose (BankOne's ReferenceID), else the bank makes one.
  * Unfreezing needs that reference ("57" otherwise); repeating the unfreeze that lifted it is "00".
  */
-export const freeze = (state: BankState, accountNumber: string, reason: string): Outcome => {
+export const freeze = (state: BankState, accountNumber: string, reason: string, requested?: string): Outcome => {
   const account = state.accounts.get(accountNumber)
   if (account === undefined) return invalidAccount(accountNumber)
   if (account.frozen && account.freezeReference !== null) return ok({ freezeReference: account.freezeReference })
-  const freezeReference = `FRZ${String(state.referenceSerial + 1n).padStart(9, "0")}`
+  // BankOne's dialect: the client names the freeze (its ReferenceID), and unfreezing quotes it
+  const freezeReference = requested ?? `FRZ${String(state.referenceSerial + 1n).padStart(9, "0")}`
   commit(state, { e: "freeze", n: accountNumber, fref: freezeReference, why: reason })
   return ok({ freezeReference })
 }

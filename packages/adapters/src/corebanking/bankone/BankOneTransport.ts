@@ -1,0 +1,115 @@
+/**
+ * The transport of the BankOne adapter: one call's attempts over the generic adapter's undici sender
+ * (`../Sender.ts`), with the same policy as the generic transport (`../Transport.ts`): a permit of a
+ * fair semaphore per attempt, at most `timeoutMs` per attempt, a transient failure retried (backoff
+ * from `retryBaseDelayMs`, doubling, capped at 2 s) only where repeating is safe and never after a
+ * timeout; when attempts run out, the outcome is unknown. One span per call
+ * (`CoreBanking.<operation>`), and the provider-call metrics. Logs and spans carry the operation and
+ * our reference only: never the token (which BankOne wants in bodies and URLs), a body or a URL.
+ *
+ * The HTTP rows of an answer (docs/bankone.md B37):
+ *   401 / 403                → ProviderMisconfigured (the token), never retried
+ *   5xx, 408, 429, timeout, connection failures → transient
+ *   any other non-2xx        → ProviderMisconfigured (a wrong URL or a request BankOne cannot read)
+ *   2xx                      → the call's own reading (`read`), after quoting amount literals
+ */
+import { type CoreBankingError, ProviderMisconfigured, ProviderUnknownOutcome, Spans } from "@app/domain"
+import { Duration, Effect, Either, type Redacted, type Scope } from "effect"
+import { makeFairSemaphore } from "../../concurrency/FairSemaphore.js"
+import { measureProviderCall } from "../../ops/Metrics.js"
+import { makeSender, type Send, splitBaseUrl, Transient, type WireRequest } from "../Sender.js"
+import { quoteNumbers } from "./BankOneMoney.js"
+import { AmountFields } from "./BankOneWire.js"
+
+export type AttemptError = CoreBankingError | Transient
+
+export interface BankOneCall<A> {
+  readonly operation: string
+  /** our reference of the request, when it has one */
+  readonly reference: string | undefined
+  readonly retry: boolean
+  readonly request: WireRequest
+  /** the meaning of a 2xx answer's JSON (amount literals already quoted) */
+  readonly read: (json: unknown) => Either.Either<A, AttemptError>
+}
+
+export interface BankOneTransportConfig {
+  readonly baseUrl: string
+  /** sent as a bearer header too (BankOne reads its own fields; the sandbox's test routes read this) */
+  readonly bearer: Redacted.Redacted<string>
+  readonly timeoutMs: number
+  readonly maxConcurrency?: number
+  readonly maxAttempts?: number
+  readonly retryBaseDelayMs?: number
+  readonly wrapSend?: (send: Send) => Send
+}
+
+export type RunBankOne = <A>(call: BankOneCall<A>) => Effect.Effect<A, CoreBankingError>
+
+const parse = (text: string): unknown => {
+  try {
+    return JSON.parse(quoteNumbers(text, AmountFields))
+  } catch {
+    return undefined
+  }
+}
+
+export const makeBankOneTransport = (config: BankOneTransportConfig): Effect.Effect<RunBankOne, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const timeoutMs = Math.max(1, config.timeoutMs)
+    const maxAttempts = Math.max(1, Math.floor(config.maxAttempts ?? 3))
+    const baseDelay = Math.max(0, config.retryBaseDelayMs ?? 100)
+    const semaphore = yield* makeFairSemaphore(Math.max(1, Math.floor(config.maxConcurrency ?? 16)))
+    const base = splitBaseUrl(config.baseUrl)
+    const wrap = config.wrapSend ?? ((send: Send) => send)
+    const send = base === undefined ? undefined : wrap(yield* makeSender(base, config.bearer))
+
+    const attempt = <A>(call: BankOneCall<A>): Effect.Effect<A, AttemptError> =>
+      Effect.flatMap(send!(call.request, timeoutMs), ({ status, text }): Effect.Effect<A, AttemptError> => {
+        const { operation } = call
+        if (status === 401 || status === 403) {
+          return Effect.fail(new ProviderMisconfigured({ operation, detail: `HTTP ${status}: BankOne rejected the token` }))
+        }
+        if (status >= 500 || status === 408 || status === 429) return Effect.fail(new Transient({ detail: `HTTP ${status}` }))
+        if (status < 200 || status >= 300) {
+          return Effect.fail(new ProviderMisconfigured({ operation, detail: `unexpected HTTP ${status}` }))
+        }
+        const json = parse(text)
+        if (json === undefined) return Effect.fail(new Transient({ detail: "the answer is not JSON" }))
+        return Either.match(call.read(json), { onLeft: Effect.fail, onRight: Effect.succeed })
+      }).pipe(semaphore.withPermit)
+
+    const run: RunBankOne = <A>(call: BankOneCall<A>) => {
+      const { operation } = call
+      const attributes: Record<string, unknown> = call.reference === undefined ? { operation } : { operation, reference: call.reference }
+      let attempts = 0
+      const from = (n: number): Effect.Effect<A, AttemptError> => {
+        const once = Effect.suspend(() => {
+          attempts = n
+          return attempt(call)
+        })
+        return n < maxAttempts && call.retry
+          ? Effect.catchIf(
+            once,
+            (e): e is Transient => e._tag === "Transient" && e.timedOut !== true,
+            () => Effect.zipRight(Effect.sleep(Duration.millis(Math.min(baseDelay * 2 ** (n - 1), 2_000))), from(n + 1))
+          )
+          : once
+      }
+      const body: Effect.Effect<A, CoreBankingError> = send === undefined
+        ? Effect.fail(new ProviderMisconfigured({ operation, detail: "the provider URL is invalid" }))
+        : Effect.catchTag(from(1), "Transient", (e) =>
+          Effect.fail(new ProviderUnknownOutcome({ operation, detail: `${e.detail} (${attempts} attempt${attempts === 1 ? "" : "s"})` })))
+      return body.pipe(
+        Effect.tapError((e) =>
+          e._tag === "ProviderRefused"
+            ? Effect.logDebug("bankone call refused").pipe(Effect.annotateLogs({ ...attributes, responseCode: e.code }))
+            : Effect.logWarning(e._tag === "ProviderUnknownOutcome" ? "bankone outcome unknown" : "bankone provider misconfigured")
+              .pipe(Effect.annotateLogs({ ...attributes, detail: e.detail }))
+        ),
+        measureProviderCall(operation),
+        Spans.withSpan(`CoreBanking.${operation}`, { attributes, captureStackTrace: false })
+      )
+    }
+    return run
+  })
