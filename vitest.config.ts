@@ -27,6 +27,17 @@ const ownProcess = [
 // a renamed file would otherwise run in a shared process unnoticed (its project matching nothing)
 for (const file of ownProcess) if (!existsSync(file)) throw new Error(`vitest.config.ts: ownProcess names ${file}, which does not exist`)
 
+/**
+ * Quiet by default: many tests provoke failures on purpose (a 500, a refused transfer, an
+ * unreachable bank), and the service logs them at warning or error level through Effect's default
+ * logger; a passing run printed ~100 such lines. Effect's log lines (logfmt, `timestamp=… level=…`)
+ * are left out of the output unless TEST_LOGS is set (`TEST_LOGS=1 npx vitest run <file>`). Tests
+ * that assert on logs add a logger of their own and still receive every line.
+ */
+const effectLogLine = /^timestamp=\S+ level=(ALL|TRACE|DEBUG|INFO|WARN|ERROR|FATAL) /
+const showLogs = Boolean(process.env.TEST_LOGS)
+const onConsoleLog = (log: string): false | undefined => (showLogs || !effectLogLine.test(log) ? undefined : false)
+
 // browser tests boot the service and Chromium: their own run (npm run test:browser)
 const notHere = ["**/node_modules/**", "**/*.browser.test.ts"]
 
@@ -52,6 +63,7 @@ export default defineConfig({
     maxWorkers: workers,
     minWorkers: 1,
     sequence: { concurrent: false },
+    onConsoleLog,
     projects: [
       ...(onPostgres ? [] : [{
         extends: true,

@@ -7,19 +7,42 @@
  *   name actions are audited. As at the service's start-up, ADMIN_BOOTSTRAP_* creates the first
  *   superadmin while no staff exists.
  * - Exit codes: 0 done; 1 failed (the bank refused, an unexpected error); 2 usage (a bad argument,
- *   no operator); 3 not found; 4 refused (the role lacks the permission, the state forbids it, or
- *   a conflict such as a staff email already taken).
+ *   a malformed id, no operator); 3 not found; 4 refused (the role lacks the permission, the state
+ *   forbids it, or a conflict such as a staff email already taken); 5 busy (the embedded sandbox
+ *   bank is held by another process). Expected failures print one line, `error: …`, no stack.
  * - Layers: the database (DATABASE_URL, or PGlite under DATA_DIR: stop `npm start` first, PGlite is
  *   one process's database) for every command; the core banking provider only for commands that
  *   call the bank (CORE_BANKING_URL, or the sandbox bank in-process).
  */
-import { Options } from "@effect/cli"
+import { Args, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { AdaptersLive, AppConfig } from "@app/adapters"
 import { StaffAccess, type StaffMember, StaffRepo } from "@app/domain"
 import { CoreBankingLive } from "@app/runtime"
 import { Console, Data, Effect, Layer, Option } from "effect"
 
-export class CliFailure extends Data.TaggedError("CliFailure")<{ readonly exitCode: 1 | 2 | 3 | 4; readonly message: string }> {}
+export class CliFailure extends Data.TaggedError("CliFailure")<{ readonly exitCode: 1 | 2 | 3 | 4 | 5; readonly message: string }> {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** `value` as an id (a UUID, lower-cased), or the one line that says it is not one. */
+const asId = (what: string, value: string): Effect.Effect<string, string> =>
+  UUID.test(value.trim()) ? Effect.succeed(value.trim().toLowerCase()) : Effect.fail(`not a ${what} id (a UUID): ${value}`)
+
+/**
+ * A command's id argument: a malformed one is a usage error (exit 2, one line) before any database
+ * work, where it used to reach SQL and end in a stack trace.
+ */
+export const idArg = (name: string, what: string) =>
+  Args.text({ name }).pipe(
+    Args.withDescription(`the ${what}'s id (a UUID)`),
+    Args.mapEffect((value) => Effect.mapError(asId(what, value), (message) => HelpDoc.p(message)))
+  )
+
+/** The same for an option that takes an id. */
+export const idOption = (name: string, what: string) =>
+  Options.text(name).pipe(
+    Options.mapEffect((value) => Effect.mapError(asId(what, value), (message) => ValidationError.invalidValue(HelpDoc.p(message))))
+  )
 
 export const operatorOption = Options.text("operator").pipe(
   Options.withDescription("email of the staff member acting (default: $KOBO_OPERATOR)"),
@@ -42,10 +65,36 @@ export const resolveOperator = (flag: Option.Option<string>) =>
     return found.value satisfies StaffMember
   })
 
+/** What an operator reads for a domain failure: one plain line (the tag when nothing better is known). */
+const MESSAGES: Record<string, (e: Record<string, unknown>) => string> = {
+  AdminCustomerNotFound: () => "no customer has this id",
+  AdminTransactionNotFound: () => "no transaction has this id",
+  TransactionNotFound: () => "no transaction has this id",
+  AlertNotFound: () => "no open alert has this id (unknown, or already acknowledged)",
+  ApprovalNotFound: () => "no four-eyes request has this id (or your role cannot decide it)",
+  DeletionNotFound: () => "no deletion record has this id",
+  StaffNotFound: () => "no staff member has this id",
+  SettingNotFound: (e) => `no setting has the key ${String(e.key)} (\`settings get\` lists them)`,
+  PermissionDenied: (e) => `your role lacks the permission ${String(e.permission)}`,
+  CustomerNotFreezable: (e) => `the customer is ${String(e.status)}: nothing to freeze`,
+  CustomerNotSuspended: (e) => `the customer is ${String(e.status)}, not suspended`,
+  ApprovalDecided: (e) => `the request was already ${String(e.status)}`,
+  OwnApproval: () => "you asked for this change: another member must approve or reject it",
+  DeletionAlreadyReviewed: () => "the deletion record was reviewed already",
+  StaffEmailTaken: () => "another staff member already has this email",
+  ProviderUnfreezeFailed: (e) => `the bank did not lift the freeze (${String(e.reason)}); the customer stays suspended`
+}
+
+export const describeFailure = (error: { readonly _tag: string; readonly message?: string }): string => {
+  const known = MESSAGES[error._tag]
+  if (known !== undefined) return known(error as unknown as Record<string, unknown>)
+  return typeof error.message === "string" && error.message !== "" ? error.message : error._tag
+}
+
 /** Domain failures as exit codes: unknown ids 3, refusals 4, the rest 1. */
 const failureOf = (error: { readonly _tag: string; readonly message?: string }): CliFailure => {
   if (error._tag === "CliFailure") return error as CliFailure
-  const text = `${error._tag}${error.message ? `: ${error.message}` : ""}`
+  const text = describeFailure(error)
   if (error._tag.endsWith("NotFound")) return new CliFailure({ exitCode: 3, message: text })
   if (error._tag === "InvalidSettingValue" || error._tag === "InvalidStaffInput") return new CliFailure({ exitCode: 2, message: text })
   if (/^(PermissionDenied|CustomerNot|Approval|OwnApproval|DeletionAlready|StaffEmailTaken|JobRetryRefused|MovementNotAwaitingOperator)/.test(error._tag)) {

@@ -61,7 +61,7 @@ const errorTable = {
 
 /**
  * Every failure code the API answers, with its status and meaning: the one catalogue, published in
- * the README and in the OpenAPI document's description (so on /docs).
+ * docs/errors.md and in the OpenAPI document's description (so on /docs).
  */
 export const errorCatalogue: Readonly<Record<string, CodeInfo>> = {
   ...sharedCodes,

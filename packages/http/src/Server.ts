@@ -1,6 +1,7 @@
 /**
  * The HTTP server: the API with its handlers, the envelope middleware, the OpenAPI document at
- * /api/v1/openapi.json, a docs page at /docs and the admin web console at /admin (console/), on
+ * /api/v1/openapi.json, a docs page at /docs, the admin web console at /admin (console/) and links
+ * to them at / (ops/Home.ts), on
  * Node's http server. Around every request: security headers, CORS for APP_ORIGINS, the
  * REQUEST_TIMEOUT_MS limit and the MAX_BODY_BYTES limit (edge/ and ErrorMiddleware.ts).
  */
@@ -18,6 +19,7 @@ import { aroundRequests } from "./edge/AroundRequests.js"
 import { rejectNulCharacters } from "./edge/NulCharacters.js"
 import { withoutUnreceivedSpans } from "./edge/UnreceivedSpans.js"
 import { ConsoleRoutes } from "./console/ConsoleStatic.js"
+import { HomeRoute } from "./ops/Home.js"
 import { CustomerHandlers } from "./account/Handlers.js"
 import { AuthenticationAllowingSuspendedLive, AuthenticationLive, CookieAuthenticationLive, StaffAuthenticationLive } from "./Authentication.js"
 import { AdminAuthHandlers, AdminStaffHandlers } from "./admin/Handlers.js"
@@ -130,6 +132,8 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
   Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
   // the admin web console's built files at /admin (console/ConsoleStatic.ts)
   Layer.provide(ConsoleRoutes),
+  // GET /: links to the docs, the console and the probes (ops/Home.ts)
+  Layer.provide(HomeRoute),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })),
   Layer.provide(ErrorEnvelopeMiddleware),
   Layer.provide(ApiLive),

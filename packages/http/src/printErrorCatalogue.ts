@@ -1,4 +1,7 @@
-/** `npm run docs:errors`: prints the error-code catalogue as the Markdown table the README shows. */
-import { errorCatalogueMarkdown } from "./DomainErrors.js"
+/**
+ * `npm run docs:errors`: prints docs/errors.md, the error-code catalogue as a page (the npm script
+ * writes it to that file; packages/http/test/Docs.test.ts fails when the file is out of date).
+ */
+import { errorCatalogueDocument } from "./ErrorCatalogueDoc.js"
 
-console.log(errorCatalogueMarkdown)
+process.stdout.write(errorCatalogueDocument)

@@ -94,15 +94,15 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("openapi
         expect(checked).toBeGreaterThan(Object.keys(doc.paths).length)
       }))
 
-    it.effect("publishes the whole catalogue in the description, and the README shows it too", () =>
+    it.effect("publishes the whole catalogue in the description, and docs/errors.md shows it too", () =>
       Effect.gen(function*() {
         const doc = (yield* api("GET", "/api/v1/openapi.json")).body
-        const readme = fs.readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
+        const page = fs.readFileSync(new URL("../../../docs/errors.md", import.meta.url), "utf8")
         expect(Object.keys(errorCatalogue).length).toBeGreaterThan(40)
         for (const [code, { status }] of Object.entries(errorCatalogue)) {
           expect(code).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/)
           expect(doc.info.description, code).toContain(`| \`${code}\` | ${status} |`)
-          expect(readme, `README lists ${code}`).toContain(`| \`${code}\` | ${status} |`)
+          expect(page, `docs/errors.md lists ${code}`).toContain(`| \`${code}\` | ${status} |`)
         }
       }))
   })

@@ -12,6 +12,18 @@ import { count, jobDuration, jobRunsTotal, observeSeconds } from "@app/adapters/
 import { spansReceived } from "@app/adapters/ops/UnreceivedSpans"
 import { Cause, Config, Duration, Effect, Exit, FiberSet, Layer } from "effect"
 
+/**
+ * Whether a job's result says it did nothing: nothing returned, a zero, an empty list, or an object
+ * whose counts are all zero (`{ plans: 0, paid: 0, failed: 0 }`); text in it counts for nothing.
+ */
+export const isIdle = (result: unknown): boolean => {
+  if (result === undefined || result === null) return true
+  if (typeof result === "number" || typeof result === "bigint") return result == 0
+  if (Array.isArray(result)) return result.length === 0
+  if (typeof result === "object") return Object.values(result).every((v) => typeof v === "string" || typeof v === "boolean" || isIdle(v))
+  return true
+}
+
 export interface JobSpec<R> {
   readonly name: string
   /** croner pattern, evaluated in UTC */
@@ -43,7 +55,9 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
         const once = Effect.timed(Effect.exit(job.run)).pipe(
           Effect.flatMap(([took, exit]) =>
             Exit.isSuccess(exit)
-              ? Effect.logInfo("job finished").pipe(
+              // a run that did nothing (most runs of the minute and 10-second jobs) at debug: an idle
+              // service logged ~80 lines a minute of them
+              ? (isIdle(exit.value) ? Effect.logDebug("job finished") : Effect.logInfo("job finished")).pipe(
                 Effect.annotateLogs({ job: job.name, millis: Duration.toMillis(took), result: exit.value }),
                 Effect.zipRight(measured(took, "ok"))
               )
@@ -66,7 +80,7 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
         const cron = new Cron(job.schedule, { name: job.name, timezone: "UTC", protect: true }, trigger)
         yield* Effect.addFinalizer(() => Effect.sync(() => cron.stop()))
         if (job.runOnStart === true) trigger()
-        yield* Effect.logInfo("job scheduled").pipe(
+        yield* Effect.logDebug("job scheduled").pipe(
           Effect.annotateLogs({ job: job.name, schedule: job.schedule, next: cron.nextRun()?.toISOString() ?? "never" })
         )
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Deferred, Effect, FiberRef, Layer, Option, Ref, Tracer } from "effect"
-import { PayoutJobConfig, scheduleJobs } from "../src/Jobs.js"
+import { ConfigProvider, Deferred, Effect, FiberRef, HashMap, Layer, Logger, LogLevel, Option, Ref, Tracer } from "effect"
+import { isIdle, PayoutJobConfig, scheduleJobs } from "../src/Jobs.js"
 
 describe("scheduleJobs", () => {
   it.live("runs on start and on schedule, survives a failing run, and stops with its scope", () =>
@@ -34,6 +34,48 @@ describe("scheduleJobs", () => {
       yield* Effect.scoped(Layer.build(jobs).pipe(Effect.zipRight(Effect.sleep("2200 millis"))))
       expect(yield* Ref.get(maxActive)).toBe(1)
       expect(yield* Ref.get(active)).toBe(0) // interrupted and released on stop
+    }), 10_000)
+})
+
+describe("scheduleJobs: quiet when idle", () => {
+  it("a run that did nothing is idle: zeros, empty, nothing returned", () => {
+    for (const idle of [undefined, null, 0, 0n, [], {}, { plans: 0, paid: 0, failed: 0 }, { sent: 0, nested: { n: 0 } }, { claimed: 0, at: "x" }]) {
+      expect(isIdle(idle), JSON.stringify(idle, (_, v) => (typeof v === "bigint" ? `${v}n` : v))).toBe(true)
+    }
+    for (const busy of [1, 2n, [1], { plans: 3, paid: 0 }, { nested: { n: 1 } }, { claimed: 0, frozen: 1 }]) {
+      expect(isIdle(busy), JSON.stringify(busy, (_, v) => (typeof v === "bigint" ? `${v}n` : v))).toBe(false)
+    }
+  })
+
+  it.live("an idle job and its schedule log at debug; a run that did something, or failed, at info or error", () =>
+    Effect.gen(function*() {
+      const lines: Array<{ level: string; message: string; job: unknown }> = []
+      const capture = Logger.make(({ annotations, logLevel, message }) => {
+        lines.push({
+          level: logLevel.label,
+          message: String(Array.isArray(message) ? message[0] : message),
+          job: Option.getOrUndefined(HashMap.get(annotations, "job"))
+        })
+      })
+      const done = yield* Deferred.make<void>()
+      const jobs = scheduleJobs([
+        { name: "idle", schedule: "0 0 1 1 *", run: Effect.succeed({ plans: 0, paid: 0 }), runOnStart: true },
+        { name: "busy", schedule: "0 0 1 1 *", run: Effect.succeed({ plans: 2, paid: 2 }), runOnStart: true },
+        {
+          name: "broken",
+          schedule: "0 0 1 1 *",
+          run: Effect.fail("boom").pipe(Effect.ensuring(Deferred.succeed(done, undefined))),
+          runOnStart: true
+        }
+      ])
+      yield* Effect.scoped(Layer.build(jobs).pipe(Effect.zipRight(Deferred.await(done)), Effect.zipRight(Effect.sleep("200 millis")))).pipe(
+        Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
+        Logger.withMinimumLogLevel(LogLevel.All)
+      )
+      const of = (job: string) => lines.filter((l) => l.job === job).map((l) => `${l.level} ${l.message}`)
+      expect(of("idle").sort()).toEqual(["DEBUG job finished", "DEBUG job scheduled"])
+      expect(of("busy")).toEqual(expect.arrayContaining(["DEBUG job scheduled", "INFO job finished"]))
+      expect(of("broken")).toEqual(expect.arrayContaining(["ERROR job failed"]))
     }), 10_000)
 })
 

@@ -1,9 +1,9 @@
 /** `customers search|show|freeze|unfreeze`: the back office's customer use cases, from a shell. */
 import { Args, Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
-import { asOperator, asOperatorWithBank, jsonOption, operatorOption, output, StaffAccess, table } from "../Operator.js"
+import { asOperator, asOperatorWithBank, idArg, jsonOption, operatorOption, output, StaffAccess, table } from "../Operator.js"
 
-const id = Args.text({ name: "customer-id" }).pipe(Args.withDescription("the customer's id"))
+const id = idArg("customer-id", "customer")
 const page = Options.integer("page").pipe(Options.withDefault(1))
 const pageSize = Options.integer("page-size").pipe(Options.withDefault(20))
 

@@ -7,7 +7,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Plans, type StaffMember } from "@app/domain"
 import { nextPayoutRun } from "@app/scheduler"
 import { Console, Effect, Option } from "effect"
-import { asOperator, asOperatorWithBank, CliFailure, jsonOption, operatorOption, output, StaffAccess, table, toJson } from "../Operator.js"
+import { asOperator, asOperatorWithBank, CliFailure, idArg, idOption, jsonOption, operatorOption, output, StaffAccess, table, toJson } from "../Operator.js"
 
 const common = { json: jsonOption, operator: operatorOption }
 const page = { page: 1, pageSize: 50 }
@@ -61,7 +61,7 @@ const alertsList = Command.make("list", common, ({ json, operator }) =>
     ))
 ).pipe(Command.withDescription("Open staff alerts, newest first"))
 
-const alertsAck = Command.make("ack", { id: Args.text({ name: "alert-id" }), ...common }, ({ id, json, operator }) =>
+const alertsAck = Command.make("ack", { id: idArg("alert-id", "alert"), ...common }, ({ id, json, operator }) =>
   asOperator(operator, (actor) => StaffAccess.AlertDesk.acknowledge(actor, id).pipe(Effect.zipRight(output(json, { acknowledged: id }, () => `alert ${id} acknowledged`))))
 ).pipe(Command.withDescription("Acknowledge an open alert"))
 
@@ -81,7 +81,7 @@ const deletionsList = Command.make(
 
 const deletionsReview = Command.make(
   "review",
-  { id: Args.text({ name: "deletion-id" }), note: Options.text("note").pipe(Options.optional), ...common },
+  { id: idArg("deletion-id", "deletion record"), note: Options.text("note").pipe(Options.optional), ...common },
   ({ id, json, note, operator }) =>
     asOperator(operator, (actor) =>
       StaffAccess.Deletions.review(actor, id, Option.getOrNull(note)).pipe(Effect.flatMap((r) => output(json, r, () => `deletion ${id} reviewed`))))
@@ -91,7 +91,7 @@ const deletions = Command.make("deletions").pipe(Command.withDescription("Deleti
 
 // transactions, jobs, payouts ------------------------------------------------------------------------
 
-const txShow = Command.make("show", { id: Args.text({ name: "transaction-id" }), ...common }, ({ id, json, operator }) =>
+const txShow = Command.make("show", { id: idArg("transaction-id", "transaction"), ...common }, ({ id, json, operator }) =>
   asOperator(operator, (actor) =>
     StaffAccess.Ledger.search(actor, { id }, { page: 1, pageSize: 1 }).pipe(
       Effect.flatMap((found) => found.items.length === 0 ? Effect.fail(new CliFailure({ exitCode: 3, message: `no transaction ${id}` })) : Effect.succeed(found.items[0]!)),
@@ -127,7 +127,7 @@ const requeryPending = (json: boolean, actor: StaffMember) =>
 const txRequery = Command.make(
   "requery",
   {
-    id: Args.text({ name: "transaction-id" }).pipe(Args.optional),
+    id: idArg("transaction-id", "transaction").pipe(Args.optional),
     pending: Options.boolean("pending").pipe(Options.withDescription("every pending movement, with progress and a summary")),
     ...common
   },
@@ -205,7 +205,7 @@ const retryFailed = (json: boolean, actor: StaffMember, id: string) =>
 const jobsFailed = Command.make(
   "failed",
   {
-    retry: Options.text("retry").pipe(
+    retry: idOption("retry", "transaction").pipe(
       Options.withDescription("a failed payout's transaction id: its plan becomes due now (a paused plan resumes); audited"),
       Options.optional
     ),

@@ -7,7 +7,7 @@
  *   status and meaning. Its type is derived from the table, so a code missing from the catalogue, or
  *   listed with another status than the table gives it, does not compile.
  * - The root (DomainErrors.ts) combines the tables (every domain failure must have an entry) and
- *   the catalogues into `errorCatalogue`, the one list of codes the README and /docs publish.
+ *   the catalogues into `errorCatalogue`, the one list of codes docs/errors.md and /docs publish.
  *
  * Every failure envelope carries `error.code`; clients branch on it, never on the message.
  */

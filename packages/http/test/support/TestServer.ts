@@ -48,7 +48,8 @@ export const testServer = (config: Partial<AppConfigShape> = {}, logLevel: LogLe
     Layer.provideMerge(
       AppConfigTest({ notifyOutboxFile: Option.some(outboxFile), maxBodyBytes: 16 * 1024, ...providerConfig, ...config })
     ),
-    // request logs drown test output; warnings and errors (e.g. 500 causes) still show
+    // request logs drown test output: warnings and errors only (e.g. 500 causes), which reach the
+    // loggers a test adds; vitest.config.ts keeps them out of the output unless TEST_LOGS is set
     Layer.provide(Logger.minimumLogLevel(logLevel))
   )
 
