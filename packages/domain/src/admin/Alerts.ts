@@ -5,8 +5,10 @@
  *
  * The kinds, and what the operator does:
  * - `reversal_refused` (critical): a movement's transfer failed after the customer was debited and
- *   the bank refused to credit the money back. The customer's money is held in settlement: credit it
- *   back by hand at the bank (the transaction id names the movement), then acknowledge.
+ *   the bank refused to credit the money back. The customer's money is held in settlement, and the
+ *   movement is parked (what waits on it, a closure or a plan's payout, waits too): settle it with
+ *   the bank (credit it back by hand, or learn that it was delivered), then record that with
+ *   "resolve movement" (MovementResolution.ts), which lets what waited go on and acknowledges this.
  * - `lien_removal_refused` (critical): the bank refused to remove the lien a movement placed. The
  *   customer's funds stay locked (recovery keeps retrying): have the bank remove the lien, then
  *   acknowledge.

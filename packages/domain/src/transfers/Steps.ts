@@ -144,7 +144,8 @@ export const reversalRefused = (t: Transfer, reason: string) =>
     kind: "reversal_refused",
     dedupKey: `reversal_refused:${t.id}`,
     message: `The bank refused the reversal of movement ${t.id} (${formatNaira(t.amountKobo + t.feeKobo)}): ${reason}. ` +
-      "The customer's money is held in settlement: credit it back by hand.",
+      "The customer's money is held in settlement: credit it back by hand (or confirm with the bank that it was delivered), " +
+      "then resolve the movement (console, POST /admin/transactions/{id}/resolve, or cli tx resolve).",
     customerId: t.customerId,
     transactionId: t.id
   })
