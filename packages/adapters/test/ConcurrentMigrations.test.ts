@@ -14,7 +14,10 @@ import { describeBackend, TestSqlLayer } from "../src/testing/TestDatabase.js"
 layer(TestSqlLayer, { timeout: "60 seconds" })(`migrations run by several processes at once (${describeBackend()})`, (it) => {
   it.effect("one run applies every migration, the others none, and none fails", () =>
     Effect.gen(function*() {
-      const known = (yield* migrations).length
+      const loaded = yield* migrations
+      const known = loaded.length
+      // ids may have gaps (each branch uses the numbers it was given): the latest is the highest id
+      const highest = Math.max(...loaded.map(([id]) => id))
       const pools = onPostgres() ? yield* Effect.all(Array.from({ length: 4 }, () => secondPoolLayer)) : []
       const runs = yield* Effect.all(
         [runMigrations, ...pools.map((pool) => Effect.provide(runMigrations, pool))],
@@ -24,6 +27,6 @@ layer(TestSqlLayer, { timeout: "60 seconds" })(`migrations run by several proces
       expect(yield* runMigrations).toEqual([])
       const sql = yield* SqlClient.SqlClient
       const [latest] = yield* sql<{ readonly id: number }>`SELECT max(migration_id) AS id FROM effect_sql_migrations`
-      expect(Number(latest!.id)).toBe(known)
+      expect(Number(latest!.id)).toBe(highest)
     }))
 })
