@@ -4,7 +4,7 @@
  * the migrations before anything else can use the database.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { StaffAccess } from "@app/domain"
+import { StaffAccess, Throttle } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
 import { AppConfig } from "./AppConfig.js"
@@ -112,8 +112,18 @@ const FourEyesLive = Layer.effect(
   Effect.map(AppConfig, (config) => ({ enabled: config.adminFourEyes }))
 )
 
+/** The per-customer throttles: BVN failures fixed (3 a day), name enquiries NAME_ENQUIRY_MAX_PER_HOUR. */
+const ThrottlePolicyLive = Layer.effect(
+  Throttle.ThrottlePolicy,
+  Effect.map(AppConfig, (config) => ({
+    bvn_verification_failure: { max: 3, windowMs: 24 * 60 * 60 * 1000 },
+    name_enquiry: { max: config.nameEnquiryMaxPerHour, windowMs: 60 * 60 * 1000 }
+  }))
+)
+
 const ServicesLive = Layer.mergeAll(
   FourEyesLive,
+  ThrottlePolicyLive,
   IdsLive,
   SecureRandomLive,
   SecretHasherLive,
