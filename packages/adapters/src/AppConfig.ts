@@ -72,6 +72,8 @@ export interface AppConfigShape {
   readonly nameEnquiryMaxPerHour: number
   /** METRICS_PORT: where this process serves Prometheus `GET /metrics`; none (METRICS_PORT=0) = no metrics endpoint */
   readonly metricsPort: Option.Option<number>
+  /** METRICS_HOST: the address the metrics endpoint listens on (default 127.0.0.1: loopback only; it has no authentication) */
+  readonly metricsHost: string
   /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP/HTTP, `/v1/traces` appended); none = not exported */
   readonly otlpEndpoint: Option.Option<string>
 }
@@ -263,6 +265,14 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
       Config.validate({ message: "METRICS_PORT: must be a port between 1 and 65535, or 0 (no metrics endpoint)", validation: (n) => n >= 0 && n <= 65_535 }),
       Config.map((n) => (n === 0 ? Option.none() : Option.some(n)))
     ),
+    metricsHost: Config.string("METRICS_HOST").pipe(
+      Config.withDefault("127.0.0.1"),
+      Config.map((h) => h.trim()),
+      Config.validate({
+        message: "METRICS_HOST: an IP address to listen on (default 127.0.0.1, loopback only; 0.0.0.0 for every interface)",
+        validation: (h) => net.isIP(h) !== 0
+      })
+    ),
     otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
       Config.validate({
         message: "OTEL_EXPORTER_OTLP_ENDPOINT: must be an http(s) URL such as http://otel-collector:4318",
@@ -315,6 +325,7 @@ export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
     sms: Option.none(),
     notifyTimeoutMs: 10_000,
     metricsPort: Option.none(),
+    metricsHost: "127.0.0.1",
     otlpEndpoint: Option.none(),
     nameEnquiryMaxPerHour: DEFAULT_NAME_ENQUIRY_MAX_PER_HOUR,
     ...overrides
