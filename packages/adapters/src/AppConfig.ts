@@ -83,8 +83,12 @@ export interface AppConfigShape {
   readonly sms: Option.Option<SmsGatewayConfig>
   /** how long one delivery attempt to the SMTP relay or SMS gateway may take */
   readonly notifyTimeoutMs: number
+  /** NAME_ENQUIRY_MAX_PER_HOUR: account name look-ups (GET /beneficiaries/lookup, POST /beneficiaries) per customer per hour */
+  readonly nameEnquiryMaxPerHour: number
   /** METRICS_PORT: where this process serves Prometheus `GET /metrics`; none (METRICS_PORT=0) = no metrics endpoint */
   readonly metricsPort: Option.Option<number>
+  /** METRICS_HOST: the address the metrics endpoint listens on (default 127.0.0.1: loopback only; it has no authentication) */
+  readonly metricsHost: string
   /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP/HTTP, `/v1/traces` appended); none = not exported */
   readonly otlpEndpoint: Option.Option<string>
   /** SIGN_IN_MAX_FAILURES_PER_ACCOUNT, SIGN_IN_MAX_FAILURES_PER_CLIENT, SIGN_IN_THROTTLE_WINDOW_MINUTES (SignInThrottleConfig.ts) */
@@ -119,6 +123,9 @@ const secret = (name: keyof typeof DevelopmentSecrets, appEnv: AppEnv) =>
   )
 
 const DEFAULT_NIP_SESSION_TTL_MS = 30 * 60 * 1000
+
+/** NAME_ENQUIRY_MAX_PER_HOUR's default: a customer adding a few payees never meets it; an enumerator does */
+export const DEFAULT_NAME_ENQUIRY_MAX_PER_HOUR = 30
 
 /** METRICS_PORT's default (the port commonly used by Prometheus exporters) */
 export const DEFAULT_METRICS_PORT = 9464
@@ -265,10 +272,25 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigError.ConfigErro
       Config.withDefault(10_000),
       Config.validate({ message: "NOTIFY_TIMEOUT_MS: must be between 100 and 120000", validation: (n) => n >= 100 && n <= 120_000 })
     ),
+    nameEnquiryMaxPerHour: Config.integer("NAME_ENQUIRY_MAX_PER_HOUR").pipe(
+      Config.withDefault(DEFAULT_NAME_ENQUIRY_MAX_PER_HOUR),
+      Config.validate({
+        message: "NAME_ENQUIRY_MAX_PER_HOUR: must be between 1 and 10000",
+        validation: (n) => n >= 1 && n <= 10_000
+      })
+    ),
     metricsPort: Config.integer("METRICS_PORT").pipe(
       Config.withDefault(DEFAULT_METRICS_PORT),
       Config.validate({ message: "METRICS_PORT: must be a port between 1 and 65535, or 0 (no metrics endpoint)", validation: (n) => n >= 0 && n <= 65_535 }),
       Config.map((n) => (n === 0 ? Option.none() : Option.some(n)))
+    ),
+    metricsHost: Config.string("METRICS_HOST").pipe(
+      Config.withDefault("127.0.0.1"),
+      Config.map((h) => h.trim()),
+      Config.validate({
+        message: "METRICS_HOST: an IP address to listen on (default 127.0.0.1, loopback only; 0.0.0.0 for every interface)",
+        validation: (h) => net.isIP(h) !== 0
+      })
     ),
     otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(
       Config.validate({
@@ -326,8 +348,10 @@ export const AppConfigTest = (overrides: Partial<AppConfigShape> = {}) =>
     sms: Option.none(),
     notifyTimeoutMs: 10_000,
     metricsPort: Option.none(),
+    metricsHost: "127.0.0.1",
     otlpEndpoint: Option.none(),
     signInThrottle: DEFAULT_SIGN_IN_THROTTLE,
+    nameEnquiryMaxPerHour: DEFAULT_NAME_ENQUIRY_MAX_PER_HOUR,
     ...overrides
   })
 

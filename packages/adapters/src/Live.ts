@@ -4,7 +4,7 @@
  * the migrations before anything else can use the database.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { Auth, StaffAccess } from "@app/domain"
+import { Auth, StaffAccess, Throttle } from "@app/domain"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as path from "node:path"
 import { AppConfig } from "./AppConfig.js"
@@ -127,9 +127,19 @@ const SignInThrottlePolicyLive = Layer.effect(
   }))
 )
 
+/** The per-customer throttles: BVN failures fixed (3 a day), name enquiries NAME_ENQUIRY_MAX_PER_HOUR. */
+const ThrottlePolicyLive = Layer.effect(
+  Throttle.ThrottlePolicy,
+  Effect.map(AppConfig, (config) => ({
+    bvn_verification_failure: { max: 3, windowMs: 24 * 60 * 60 * 1000 },
+    name_enquiry: { max: config.nameEnquiryMaxPerHour, windowMs: 60 * 60 * 1000 }
+  }))
+)
+
 const ServicesLive = Layer.mergeAll(
   FourEyesLive,
   SignInThrottlePolicyLive,
+  ThrottlePolicyLive,
   IdsLive,
   SecureRandomLive,
   SecretHasherLive,

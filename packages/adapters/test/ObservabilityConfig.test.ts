@@ -2,6 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Option } from "effect"
 import { AppConfigTest, AppConfig, DEFAULT_METRICS_PORT, describeConfigError, loadAppConfig } from "../src/AppConfig.js"
+import { serveMetrics } from "../src/ops/Prometheus.js"
 
 const load = (env: Record<string, string>) =>
   loadAppConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -53,4 +54,24 @@ describe("AppConfig: metrics and traces", () => {
       expect(config.metricsPort).toEqual(Option.none())
       expect(config.otlpEndpoint).toEqual(Option.none())
     }).pipe(Effect.provide(AppConfigTest())))
+
+  describe("METRICS_HOST (issue 37: the metrics port listened on every interface without auth)", () => {
+    it.effect("defaults to loopback; an address or 0.0.0.0 when configured; anything else is named", () =>
+      Effect.gen(function*() {
+        expect((yield* load({})).metricsHost).toBe("127.0.0.1")
+        expect((yield* load({ METRICS_HOST: "0.0.0.0" })).metricsHost).toBe("0.0.0.0")
+        expect((yield* load({ METRICS_HOST: "::1" })).metricsHost).toBe("::1")
+        expect(describeConfigError(yield* Effect.flip(load({ METRICS_HOST: "everywhere" })))).toBe(
+          "METRICS_HOST: an IP address to listen on (default 127.0.0.1, loopback only; 0.0.0.0 for every interface)"
+        )
+      }))
+
+    it.scoped("the endpoint listens on the host it is given, loopback by default", () =>
+      Effect.gen(function*() {
+        const bound = yield* serveMetrics(0, (yield* load({})).metricsHost)
+        expect(bound.address).toBe("127.0.0.1")
+        const reply = yield* Effect.promise(() => fetch(`http://127.0.0.1:${bound.port}/metrics`))
+        expect(reply.status).toBe(200)
+      }))
+  })
 })

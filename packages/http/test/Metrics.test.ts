@@ -45,7 +45,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "90 seconds" })("metrics
   describe("GET /metrics", () => {
     it.scoped("every series, labelled by route template, operation, outcome and status", () =>
       Effect.gen(function*() {
-        const port = yield* serveMetrics(0, "127.0.0.1")
+        const { port } = yield* serveMetrics(0, "127.0.0.1")
         const customer = yield* verifiedAccount("metrics")
         expectSuccess(yield* get("/api/v1/beneficiaries/lookup?accountNumber=0123456789&bankCode=000013", customer.accessToken), {
           apiObject: "Beneficiary"

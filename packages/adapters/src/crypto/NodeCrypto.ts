@@ -1,7 +1,7 @@
 /** Ids, CSPRNG and keyed digests on node:crypto. */
 import { Ids, SecretHasher, SecureRandom } from "@app/domain"
 import { Effect, Layer, Redacted } from "effect"
-import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
+import { createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
 
 export const IdsLive = Layer.succeed(Ids, Ids.of({ next: Effect.sync(() => randomUUID()) }))
@@ -33,10 +33,12 @@ export const SecretHasherLive = Layer.effect(
     return SecretHasher.of({
       digest: (purpose, secret) =>
         Effect.sync(() => createHmac("sha256", keyFor(purpose)).update(`${purpose}\u0000${secret}`).digest("base64url")),
+      // both sides are hashed first, so the comparison always runs over 32 bytes: neither an early
+      // return on a length mismatch nor the compare's duration tells a caller the secret's length
       equals: (a, b) => {
-        const x = Buffer.from(a)
-        const y = Buffer.from(b)
-        return x.length === y.length && timingSafeEqual(x, y)
+        const x = createHash("sha256").update(a, "utf8").digest()
+        const y = createHash("sha256").update(b, "utf8").digest()
+        return timingSafeEqual(x, y) && a === b
       }
     })
   })

@@ -12,5 +12,5 @@ export const MetricsLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     Option.isNone(config.metricsPort)
       ? Layer.empty
-      : Layer.merge(MetricsServer(config.metricsPort), GaugeSamplerLive))
+      : Layer.merge(MetricsServer(config.metricsPort, config.metricsHost), GaugeSamplerLive))
 )

@@ -77,11 +77,11 @@ export const renderMetrics = (): string => {
 
 /**
  * A Node HTTP server answering `GET /metrics` on `port` (0 = a free port, for tests), bound while
- * the layer's scope is open. Returns the bound port.
+ * the layer's scope is open. Returns the bound address and port.
  */
 export const serveMetrics = (port: number, host?: string) =>
   Effect.acquireRelease(
-    Effect.async<{ readonly server: http.Server; readonly port: number }, Error>((resume) => {
+    Effect.async<{ readonly server: http.Server; readonly port: number; readonly address: string }, Error>((resume) => {
       const server = http.createServer((request, response) => {
         const path = (request.url ?? "/").split("?")[0]
         if (path !== "/metrics") {
@@ -95,23 +95,31 @@ export const serveMetrics = (port: number, host?: string) =>
         }
       })
       server.once("error", (error) => resume(Effect.fail(error)))
-      server.listen(port, host, () => resume(Effect.succeed({ server, port: (server.address() as AddressInfo).port })))
+      server.listen(port, host, () => {
+        const bound = server.address() as AddressInfo
+        resume(Effect.succeed({ server, port: bound.port, address: bound.address }))
+      })
     }),
     ({ server }) =>
       Effect.async<void>((resume) => {
         server.close(() => resume(Effect.void))
         server.closeAllConnections()
       })
-  ).pipe(Effect.map(({ port }) => port))
+  ).pipe(Effect.map(({ address, port }) => ({ address, port })))
 
-/** The metrics endpoint as a layer: none when `port` is none (METRICS_PORT=0). */
-export const MetricsServer = (port: Option.Option<number>) =>
+/**
+ * The metrics endpoint as a layer: none when `port` is none (METRICS_PORT=0). It has no
+ * authentication, so it listens on `host` only (METRICS_HOST, loopback by default).
+ */
+export const MetricsServer = (port: Option.Option<number>, host = "127.0.0.1") =>
   Option.match(port, {
     onNone: () => Layer.empty,
     onSome: (p) =>
       Layer.scopedDiscard(
-        serveMetrics(p).pipe(
-          Effect.tap((bound) => Effect.logInfo("metrics endpoint listening").pipe(Effect.annotateLogs({ port: bound }))),
+        serveMetrics(p, host).pipe(
+          Effect.tap((bound) =>
+            Effect.logInfo("metrics endpoint listening").pipe(Effect.annotateLogs({ port: bound.port, host: bound.address }))
+          ),
           Effect.orDie
         )
       )

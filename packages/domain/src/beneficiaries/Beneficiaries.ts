@@ -18,6 +18,7 @@ import { BeneficiaryAccountNotFound, BeneficiaryAlreadySaved, BeneficiaryNotFoun
 import type { Beneficiary } from "./Model.js"
 import { BeneficiaryRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { reserveAttempt } from "../shared/Throttle.js"
 
 const requireCustomer = (accountId: string) =>
   Effect.flatMap(AccountRepo, (repo) => repo.findById(accountId)).pipe(
@@ -58,6 +59,19 @@ export const lookup = (accountNumber: string, bankCode: string) =>
     return { accountName: found.accountName, accountNumber, bankCode, nipSessionId: found.sessionId } satisfies LookupResult
   }).pipe(withSpan("Beneficiaries.lookup"))
 
+/**
+ * `GET /beneficiaries/lookup`: `lookup` for a customer, within their name-enquiry budget
+ * (ThrottlePolicy `name_enquiry`: each is a billed provider call that names an account holder, so
+ * an unthrottled one lets anyone enumerate names). Counted once the input is valid, before the
+ * provider is asked; past the budget TooManyAttempts (429).
+ */
+export const lookupFor = (accountId: string, accountNumber: string, bankCode: string) =>
+  Effect.gen(function*() {
+    yield* validDestination(accountNumber, bankCode)
+    yield* reserveAttempt(accountId, "name_enquiry")
+    return yield* lookup(accountNumber, bankCode)
+  })
+
 export interface AddBeneficiaryInput {
   readonly accountNumber: string
   readonly bankCode: string
@@ -75,6 +89,7 @@ export const add = (accountId: string, input: AddBeneficiaryInput) =>
     if (saved.some((b) => b.accountNumber === input.accountNumber && b.bankCode === input.bankCode)) {
       return yield* new BeneficiaryAlreadySaved()
     }
+    yield* reserveAttempt(accountId, "name_enquiry")
     const verified = yield* nameEnquiry(input.accountNumber, input.bankCode)
     const added = yield* repo.add({
       id: yield* (yield* Ids).next,

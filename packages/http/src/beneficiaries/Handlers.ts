@@ -10,7 +10,10 @@ const beneficiaries = mapDomainErrors("Beneficiary")
 
 export const BeneficiaryHandlers = HttpApiBuilder.group(Api, "beneficiaries", (handlers) =>
   handlers
-    .handle("lookup", ({ urlParams }) => Beneficiaries.lookup(urlParams.accountNumber, urlParams.bankCode).pipe(beneficiaries))
+    .handle("lookup", ({ urlParams }) =>
+      Effect.flatMap(signedIn, (accountId) => Beneficiaries.lookupFor(accountId, urlParams.accountNumber, urlParams.bankCode)).pipe(
+        beneficiaries
+      ))
     .handle("add", ({ payload }) =>
       Effect.flatMap(signedIn, (accountId) => Beneficiaries.add(accountId, payload)).pipe(
         Effect.map(beneficiaryView),
