@@ -226,7 +226,7 @@ const benchPgliteDir = async (): Promise<string | undefined> => {
 export const SqlLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     Option.match(config.databaseUrl, {
-      onNone: () => Layer.unwrapEffect(Effect.map(Effect.promise(benchPgliteDir), pgliteLayer)),
+      onNone: () => Layer.unwrapEffect(Effect.map(Effect.promise(benchPgliteDir), (dir) => pgliteLayer(dir, { durable: config.durableWrites }))),
       onSome: pgLayer
     }))
 )

@@ -136,6 +136,28 @@ describe("PgliteClient", () => {
       expect(yield* Effect.provide(count, pgliteLayer(dataDir))).toBe(0)
     }).pipe(Effect.scoped), 120_000)
 
+  it.live("durable: fsync on, each commit synced to the disk, the data kept across a reopen (issue 41)", () =>
+    Effect.gen(function*() {
+      const root = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pglite-durable-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
+      const dataDir = Path.join(root, "pglite")
+      const setting = (name: string) =>
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<Record<string, string>>(`SHOW ${name}`)).pipe(Effect.map((rows) => Object.values(rows[0]!)[0]))
+      const synced = yield* Effect.gen(function*() {
+        yield* setup
+        const sql = yield* SqlClient.SqlClient
+        const before = PgliteClient.durableSyncs.count
+        yield* sql`INSERT INTO events (label) VALUES ('on the disk')`
+        return { fsync: yield* setting("fsync"), method: yield* setting("wal_sync_method"), count: PgliteClient.durableSyncs.count - before }
+      }).pipe(Effect.provide(pgliteLayer(dataDir, { durable: true })))
+      expect(synced.fsync).toBe("on")
+      expect(synced.method).toBe("fsync")
+      expect(synced.count).toBeGreaterThanOrEqual(1) // the commit's WAL reached fsync(2)
+      expect(yield* labels.pipe(Effect.provide(pgliteLayer(dataDir)))).toEqual(["on the disk"])
+      // the default, as PGlite ships: fsync off
+      expect(yield* setting("fsync").pipe(Effect.provide(pgliteLayer(dataDir)))).toBe("off")
+    }).pipe(Effect.scoped), 120_000)
+
   it.scoped("supports multi-statement scripts, values, streams and unprepared queries", () =>
     Effect.gen(function*() {
       const sql = yield* PgliteClient.make({ ...names })

@@ -35,6 +35,8 @@ export const JOURNAL_FILE = "sandbox-bank.jsonl"
 export interface SandboxBankOptions {
   /** the journal file (created when missing); undefined = memory only, nothing survives the process */
   readonly journal?: string | undefined
+  /** each journal line fdatasync'ed before the answer leaves (survives a power loss) */
+  readonly durable?: boolean | undefined
 }
 
 /** The bank's state: one per journal, shared by every sandbox server that serves it. */
@@ -44,7 +46,7 @@ export class SandboxBank extends Context.Tag("sandbox/SandboxBank")<SandboxBank,
 export const openBank = (options: SandboxBankOptions = {}): { readonly state: BankState; readonly tornBytes: number } => {
   const state = new BankState()
   if (options.journal === undefined) return { state, tornBytes: 0 }
-  const replayed = openJournal(options.journal, (event) => apply(state, event as Event))
+  const replayed = openJournal(options.journal, (event) => apply(state, event as Event), { durable: options.durable === true })
   pruneSessions(state, Date.now())
   state.journal = replayed.journal
   return { state, tornBytes: replayed.tornBytes }

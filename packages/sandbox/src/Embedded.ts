@@ -59,7 +59,10 @@ const sandboxFromConfig = Layer.unwrapEffect(
 /** The bank of the embedded sandbox: journaled in `$DATA_DIR/sandbox-bank.jsonl` (memory only when DATA_DIR is empty). */
 export const SandboxBankFromConfig: Layer.Layer<SandboxBank, JournalError, AppConfig> = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
-    sandboxBankLayer({ journal: config.dataDir.trim() === "" ? undefined : path.join(config.dataDir, JOURNAL_FILE) }))
+    sandboxBankLayer({
+      journal: config.dataDir.trim() === "" ? undefined : path.join(config.dataDir, JOURNAL_FILE),
+      durable: config.durableWrites
+    }))
 )
 
 /**

@@ -15,7 +15,7 @@
  * - A clean stop removes the row (its leases were given back already; anything left is free at once).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
 import * as os from "node:os"
 import { orDieDb } from "../sql/SqlSupport.js"
@@ -65,7 +65,8 @@ export const LeaseHolderLive = Layer.scoped(
       Effect.flatMap((rows) => (rows.length === 0 ? Effect.asVoid(register) : Effect.void)),
       Effect.catchAllCause((cause) => Effect.logWarning("lease heartbeat failed").pipe(Effect.annotateLogs({ cause: String(cause) })))
     )
-    yield* Effect.forkScoped(Effect.repeat(beat, Schedule.spaced(HEARTBEAT)))
+    // on the real clock whatever the context's (a test's TestClock must not stop or race it)
+    yield* Effect.forkScoped(Effect.withClock(Effect.repeat(beat, Schedule.spaced(HEARTBEAT)), Clock.make()))
     yield* Effect.addFinalizer(() => sql`DELETE FROM lease_holders WHERE id = ${id}`.pipe(Effect.ignore))
     return { id }
   }).pipe(orDieDb)

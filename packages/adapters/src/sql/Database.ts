@@ -77,5 +77,6 @@ export const pgLayer = (url: Redacted.Redacted<string>): Layer.Layer<SqlClient.S
     applicationName: "kobo-plans"
   })
 
-export const pgliteLayer = (dataDir: string | undefined): Layer.Layer<SqlClient.SqlClient, SqlError> =>
-  PgliteClient.layer({ dataDir, ...names })
+/** `durable`: fsync on (see PgliteClient's `durable`); off by default, as PGlite ships. */
+export const pgliteLayer = (dataDir: string | undefined, options: { readonly durable?: boolean } = {}): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+  PgliteClient.layer({ dataDir, durable: options.durable === true, ...names })

@@ -12,6 +12,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { PGlite, types } from "@electric-sql/pglite"
+import { NodeFS } from "@electric-sql/pglite/nodefs"
 import type { ParserOptions, QueryOptions, Results } from "@electric-sql/pglite"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -31,6 +32,14 @@ export interface PgliteClientConfig {
    * empty one, which saves most of PGlite's start-up).
    */
   readonly loadDataDir?: Blob | undefined
+  /**
+   * Durable commits (a file-backed `dataDir` only): PostgreSQL runs with fsync on (PGlite starts it
+   * with `-F`, fsync off) and `wal_sync_method=fsync`, and the WebAssembly file system's fsync, a
+   * no-op in PGlite's NODEFS, reaches the disk (`fs.fsyncSync`). A commit is then on the disk when
+   * it returns, and survives a power loss; without it, it is in the page cache (survives a process
+   * kill, not a machine's). Measured cost: docs/notes-crash.md.
+   */
+  readonly durable?: boolean | undefined
   readonly transformQueryNames?: ((s: string) => string) | undefined
   readonly transformResultNames?: ((s: string) => string) | undefined
 }
@@ -138,7 +147,44 @@ const lockDataDir = (dataDir: string) =>
     (lock) => Effect.sync(() => lock.release())
   )
 
-const openDatabase = (dataDir: string | undefined, loadDataDir: Blob | undefined) =>
+/**
+ * PGlite's Node file system with a real fsync: emscripten's NODEFS has none, so the `fsync(2)` that
+ * PostgreSQL issues at every commit (wal_sync_method=fsync; fdatasync is a no-op in emscripten) and
+ * at checkpoints returns at once without touching the disk. Each fsync of a file (or directory) of
+ * the data directory becomes an `fsyncSync` of its Node descriptor; a failure is an I/O error that
+ * PostgreSQL treats as it would on a real disk (it does not pretend the data is safe).
+ */
+/** fsyncs made for PGlite in this process (a diagnostic: tests check that a commit reaches the disk). */
+export const durableSyncs = { count: 0 }
+
+class DurableNodeFS extends NodeFS {
+  override async init(pg: PGlite, options: Parameters<NodeFS["init"]>[1]) {
+    const initialised = await super.init(pg, options)
+    const preRun = initialised.emscriptenOpts.preRun ?? []
+    return {
+      emscriptenOpts: {
+        ...initialised.emscriptenOpts,
+        preRun: [...preRun, (mod: any) => {
+          mod.NODEFS.stream_ops.fsync = (stream: { readonly nfd?: number }) => {
+            if (stream.nfd === undefined) return 0
+            try {
+              Fs.fsyncSync(stream.nfd)
+              durableSyncs.count++
+              return 0
+            } catch (error) {
+              const code = (error as NodeJS.ErrnoException).code
+              // a descriptor that cannot be synced (a directory on some file systems): nothing to sync
+              if (code === "EINVAL" || code === "EISDIR" || code === "EBADF") return 0
+              return 29 // EIO in emscripten's numbering
+            }
+          }
+        }]
+      }
+    }
+  }
+}
+
+const openDatabase = (dataDir: string | undefined, loadDataDir: Blob | undefined, durable: boolean) =>
   Effect.acquireRelease(
     Effect.gen(function*() {
       // Plain paths only: PGlite also accepts "memory://" / "idb://" URLs.
@@ -153,8 +199,12 @@ const openDatabase = (dataDir: string | undefined, loadDataDir: Blob | undefined
         // Options object only: `new PGlite(undefined, options)` silently
         // ignores `options` (the first argument defaults to `{}` and is then
         // taken as the options).
+        const onDisk = dataDir !== undefined && !dataDir.includes("://")
         const db = new PGlite({
           ...(dataDir !== undefined ? { dataDir } : {}),
+          ...(durable && onDisk
+            ? { fs: new DurableNodeFS(dataDir), startParams: [...PGlite.defaultStartParams.filter((p) => p !== "-F"), "-c", "wal_sync_method=fsync"] }
+            : {}),
           ...(loadDataDir !== undefined ? { loadDataDir } : {}),
           parsers: pgTypeParsers
         })
@@ -172,7 +222,7 @@ export const make = (
   options: PgliteClientConfig
 ): Effect.Effect<SqlClient.SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
-    const db = yield* openDatabase(options.dataDir, options.loadDataDir)
+    const db = yield* openDatabase(options.dataDir, options.loadDataDir, options.durable === true)
 
     // PGlite is a single connection (one session): at most one statement or
     // transaction at a time, otherwise another fiber's statement would run

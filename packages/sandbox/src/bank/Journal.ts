@@ -5,8 +5,9 @@
  *   appending. Measured per line: ~3 µs of CPU, against ~9 µs for `appendFileSync` (which opens and
  *   closes the file each time) and ~30 µs for a write stream whose callback the answer would have to
  *   await. A line that reached the file
- *   survives the process being killed; there is no fsync, so it does not survive the machine
- *   losing power.
+ *   survives the process being killed. With `durable` (DURABLE_WRITES=true in the service) each
+ *   line is also fdatasync'ed before the answer leaves, so it survives the machine losing power;
+ *   without it (the default), a power loss can lose the last lines the page cache held.
  * - A failed append (disk full…) cuts the file back to where it was and throws: the event is not
  *   applied and the caller answers 500.
  * - Replay: every complete line is an event. A last line without its newline, or a last line that
@@ -67,7 +68,7 @@ const parse = (text: string): unknown => {
  * Opens (creating it and its directory when missing) the journal at `file`, replays every event
  * through `replay` (in order), and returns it ready for appends.
  */
-export const openJournal = (file: string, replay: (event: unknown) => void): Replayed => {
+export const openJournal = (file: string, replay: (event: unknown) => void, options: { readonly durable?: boolean } = {}): Replayed => {
   const absolute = path.resolve(file)
   fs.mkdirSync(path.dirname(absolute), { recursive: true })
   const held = lock(absolute)
@@ -117,6 +118,8 @@ export const openJournal = (file: string, replay: (event: unknown) => void): Rep
           const bytes = Buffer.from(text)
           for (let at = written; at < length;) at += fs.writeSync(fd!, bytes, at, length - at)
         }
+        // durable: on the disk before the answer leaves, not only in the page cache (DURABLE_WRITES)
+        if (options.durable === true) fs.fdatasyncSync(fd!)
         size += length
       } catch (error) {
         // a partial line would break the next one: cut the file back to where it was
