@@ -108,7 +108,7 @@ describe("in-memory ports", () => {
       yield* TestClock.adjust(Duration.minutes(5))
       const token = yield* tokens.issue({ accountId: "acc-1", sessionVersion: 0 })
       yield* TestClock.adjust(Duration.millis(15 * 60_000 - 1))
-      expect(yield* tokens.verify(token)).toEqual(Option.some({ accountId: "acc-1" }))
+      expect(yield* tokens.verify(token)).toEqual(Option.some({ accountId: "acc-1", sessionVersion: 0 }))
       yield* TestClock.adjust(Duration.millis(1))
       expect(yield* tokens.verify(token)).toEqual(Option.none())
       expect(yield* tokens.verify("garbage")).toEqual(Option.none())

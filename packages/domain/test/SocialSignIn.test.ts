@@ -38,7 +38,7 @@ describe("Auth.socialSignIn", () => {
       expect((yield* Store.state).accounts.size).toBe(0)
     })))
 
-  it.effect("an existing password account is linked, its email verified; another subject for it is SocialIdentityMismatch", () =>
+  it.effect("an existing password account is linked, its email verified and its unproven password, phone and sessions gone; another subject for it is SocialIdentityMismatch", () =>
     inMemory(Effect.gen(function*() {
       const ada = yield* registerAda()
       expect(ada.customer.customerStatus).toBe("unverified")
@@ -46,7 +46,10 @@ describe("Auth.socialSignIn", () => {
       const found = (yield* Store.account(ada.account.id))
       expect(found.account.emailVerified).toBe(true)
       expect(found.customer.customerStatus).toBe("verified")
-      expect(found.account.passwordHash).not.toBeNull()
+      // its email was never verified: what the registrant set up is undone (decisions/social-link-to-unverified-account.md)
+      expect(found.account.passwordHash).toBeNull()
+      expect(found.account.phone).toBeNull()
+      expect(found.account.sessionVersion).toBe(ada.account.sessionVersion + 1)
       expect((yield* Effect.flip(withToken({ subject: "someone-else", email: ADA.email })))._tag).toBe("SocialIdentityMismatch")
     })))
 

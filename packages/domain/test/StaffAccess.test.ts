@@ -46,7 +46,7 @@ const member = (role: StaffRole, email = `${role}@example.com`) =>
 
 const EXPECTED: Record<StaffRole, ReadonlyArray<Permission>> = {
   superadmin: allPermissions,
-  admin: allPermissions.filter((p) => p !== "settings:write" && p !== "staff:invite"),
+  admin: allPermissions.filter((p) => p !== "settings:write" && p !== "staff:invite" && p !== "staff:change_email"),
   support: [
     "overview:read", "customers:read", "transactions:read", "disbursements:read", "deletions:read",
     "support:read", "support:reply", "support:note", "support:assign", "support:resolve", "alerts:read"

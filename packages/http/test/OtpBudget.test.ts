@@ -99,7 +99,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "300 seconds" })("one
   })
 
   describe("verification codes verify; they do not sign in", () => {
-    it.effect("the first verification answers the spec's tokens; a later one verifies and answers no tokens (no cookie)", () =>
+    it.effect("verifying an unverified account answers the spec's tokens; once verified, a code verifies and answers no tokens (no cookie)", () =>
       Effect.gen(function*() {
         const owner = yield* verifiedAccount("verify-no-tokens", { withPhone: true })
         expectSuccess(yield* post(PHONE_SEND, { accountId: owner.id }))
@@ -111,11 +111,17 @@ layer(adminServer(), { excludeTestServices: true, timeout: "300 seconds" })("one
         expect(expectSuccess(email, { message: "Email verified." })).toEqual({})
         expect(email.headers["set-cookie"]).toBeUndefined()
         expect(expectSuccess(yield* me(owner.accessToken), { apiObject: "Customer" })).toMatchObject({ emailVerified: true, phoneVerified: true })
-        // a first verification by phone still answers tokens, as the spec says
+        // an unverified account's verifications still answer tokens, as the spec says: phone first, then email
         const fresh = yield* register("verify-phone-first", { withPhone: true })
         expectSuccess(yield* post(PHONE_SEND, { accountId: fresh.id }))
         const first = expectSuccess(yield* post(PHONE_VERIFY, { accountId: fresh.id, pin: lastCode(fresh.phone!.e164, "phone_verification") }))
         expect(Object.keys(first).sort()).toEqual(["accessToken", "refreshToken"])
+        expectSuccess(yield* post(EMAIL_SEND, { accountId: fresh.id }))
+        const second = expectSuccess(yield* post(EMAIL_VERIFY, { accountId: fresh.id, pin: lastCode(fresh.email, "email_verification") }))
+        expect(Object.keys(second).sort()).toEqual(["accessToken", "refreshToken"])
+        // now verified: a phone code no longer signs in
+        expectSuccess(yield* post(PHONE_SEND, { accountId: fresh.id }))
+        expect(expectSuccess(yield* post(PHONE_VERIFY, { accountId: fresh.id, pin: lastCode(fresh.phone!.e164, "phone_verification") }))).toEqual({})
       }))
   })
 

@@ -43,10 +43,11 @@ export const sendPhoneOtp = (accountId: string) =>
   })
 
 /**
- * Verifies the email or phone with its code. Tokens are returned only for the account's first
- * verification (neither its email nor its phone verified before), as the spec's registration flow
- * has it; a code never signs in an account that was already verified (it is not a second factor
- * that stands in for the password): the answer is then `{}`.
+ * Verifies the email or phone with its code. Tokens are returned only while the account is not yet
+ * verified (customerStatus `unverified` before this code), as the spec's registration flow has it
+ * (email verification of an unverified account; phone verification before the email's); a code
+ * never signs in an account that was already verified (it must not stand in for the password):
+ * the answer is then `{}`.
  */
 const verifyChannel = (accountId: string, pin: string, channel: "email" | "phone") =>
   Effect.gen(function*() {
@@ -70,8 +71,7 @@ const verifyChannel = (accountId: string, pin: string, channel: "email" | "phone
         if (found.account.emailVerified) yield* repo.transitionStatus(accountId, "unverified", "verified", at)
       }
     }))
-    const firstVerification = !found.account.emailVerified && !found.account.phoneVerified
-    if (!firstVerification) return {} as Partial<TokenPair>
+    if (found.customer.customerStatus !== "unverified") return {} as Partial<TokenPair>
     return (yield* issueTokens(accountId, found.account.sessionVersion)) as Partial<TokenPair>
   })
 

@@ -22,15 +22,15 @@ const LoginPayload = Body({
 
 const RefreshPayload = Body({ refreshToken: NonEmpty })
 
-/** A verification's answer: the token pair on the account's first verification only, else nothing. */
+/** A verification's answer: the token pair while the account was not yet verified, else nothing. */
 const VerifiedTokens = Schema.Struct({
   accessToken: Schema.optionalWith(Schema.String, { exact: true }),
   refreshToken: Schema.optionalWith(Schema.String, { exact: true })
 })
 
-const VERIFY_DESCRIPTION = "The account's first verification (neither email nor phone verified before) answers " +
-  "{accessToken, refreshToken}; a later one verifies and answers {}: a code never signs in an account that was already " +
-  "verified. 10 wrong codes within 24 hours for one account (every purpose together) lock its code checks: 429 OTP_LOCKED."
+const VERIFY_DESCRIPTION = "While the account is not yet verified (customerStatus unverified) the answer is " +
+  "{accessToken, refreshToken}; once it is, a code verifies and answers {}: a code never signs in an account that was " +
+  "already verified. 10 wrong codes within 24 hours for one account (every purpose together) lock its code checks: 429 OTP_LOCKED."
 
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
