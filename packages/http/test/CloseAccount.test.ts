@@ -271,7 +271,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("close-
           idempotencyKey: randomUUID()
         }).pipe(Effect.provideService(CoreBanking, stuck), Effect.exit)
         expect(Exit.isInterrupted(exit)).toBe(true)
-        expect(expectFailure(yield* closeAccount(c), 400, /Another transaction is in progress/, CUSTOMER).code).toBe("MOVEMENT_IN_FLIGHT")
+        expect(expectFailure(yield* closeAccount(c), 400, /A transaction is in progress/, CUSTOMER).code).toBe("TRANSACTION_IN_PROGRESS")
         expect(yield* customerStatus(c.id)).toBe("active")
         // recovery finishes that movement; closing then works
         const sql = yield* SqlClient.SqlClient

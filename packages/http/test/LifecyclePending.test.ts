@@ -2,7 +2,7 @@
  * Closing and deleting an account while a movement is not final, on the real stack (SQL + the
  * sandbox bank through the real adapter, issue 36 round 3):
  * - a transfer the bank answered "pending" (0002, 0005) holds close-account and delete-account
- *   back (400 MOVEMENT_IN_FLIGHT, the spec's "a transaction in progress") until reconciliation
+ *   back (400 TRANSACTION_IN_PROGRESS, the spec's "a transaction in progress") until reconciliation
  *   settles it, even though the saga already put the account back;
  * - the erasure never deletes movement rows: a retained movement of an erased customer is still
  *   reconciled to its final state;
@@ -73,7 +73,7 @@ const reconcile = (id: string) =>
 
 layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("closing with a movement not final", (it) => {
   describe("a transfer pending at the bank holds close and delete back", () => {
-    it.effect("close-account and delete-account (with a key) answer 400 MOVEMENT_IN_FLIGHT while it is pending; nothing moves; once it settles, closing works", () =>
+    it.effect("close-account and delete-account (with a key) answer 400 TRANSACTION_IN_PROGRESS while it is pending; nothing moves; once it settles, closing works", () =>
       Effect.gen(function*() {
         const c = yield* savedCustomer("pend-close")
         const id = yield* pendingTransfer(c.accessToken, "0002")
@@ -82,10 +82,10 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
 
         // delete-account refuses before the OTP gate (the code stays good); close-account after it
         const otp = yield* actionOtp(c.accessToken, c.email)
-        const deleting = expectFailure(yield* post(DELETE, { ...otp, idempotencyKey: randomUUID() }, c.accessToken), 400, /Another transaction is in progress/, CUSTOMER)
-        expect(deleting.code).toBe("MOVEMENT_IN_FLIGHT")
-        const closing = expectFailure(yield* post(CLOSE, { ...otp, idempotencyKey: randomUUID() }, c.accessToken), 400, /Another transaction is in progress/, CUSTOMER)
-        expect(closing.code).toBe("MOVEMENT_IN_FLIGHT")
+        const deleting = expectFailure(yield* post(DELETE, { ...otp, idempotencyKey: randomUUID() }, c.accessToken), 400, /A transaction is in progress/, CUSTOMER)
+        expect(deleting.code).toBe("TRANSACTION_IN_PROGRESS")
+        const closing = expectFailure(yield* post(CLOSE, { ...otp, idempotencyKey: randomUUID() }, c.accessToken), 400, /A transaction is in progress/, CUSTOMER)
+        expect(closing.code).toBe("TRANSACTION_IN_PROGRESS")
         expect(yield* customerStatus(c.id)).toBe("active")
         expect(yield* sweepRow(c.customerId)).toEqual([])
         expect((yield* atTheBank(c.accountNumber)).account.frozen).toBe(false)
@@ -103,7 +103,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
       Effect.gen(function*() {
         const c = yield* savedCustomer("pend-fail")
         const id = yield* pendingTransfer(c.accessToken, "0005")
-        expect(expectFailure(yield* closeAccount(c), 400, /Another transaction is in progress/, CUSTOMER).code).toBe("MOVEMENT_IN_FLIGHT")
+        expect(expectFailure(yield* closeAccount(c), 400, /A transaction is in progress/, CUSTOMER).code).toBe("TRANSACTION_IN_PROGRESS")
         expect(yield* reconcile(id)).toBe("failed")
         expect((yield* atTheBank(c.accountNumber)).account.ledgerBalanceKobo).toBe(BigInt(FUND))
         // an active, unfrozen account: no alert
@@ -143,8 +143,8 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
         yield* sql`UPDATE customers SET customer_status = 'closed' WHERE id = ${c.customerId}`
         yield* Effect.orDie((yield* CoreBanking).freeze({ accountNumber: c.accountNumber, reason: "Account closed by the customer" }))
         // delete-account of a closed customer with a movement not final: refused too
-        const refused = expectFailure(yield* deleteAccount(c), 400, /Another transaction is in progress/, CUSTOMER)
-        expect(refused.code).toBe("MOVEMENT_IN_FLIGHT")
+        const refused = expectFailure(yield* deleteAccount(c), 400, /A transaction is in progress/, CUSTOMER)
+        expect(refused.code).toBe("TRANSACTION_IN_PROGRESS")
         expect(yield* customerStatus(c.id)).toBe("closed")
 
         // so is the deletion itself, whoever asks for it

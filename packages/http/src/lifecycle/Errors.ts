@@ -11,7 +11,21 @@ import type { Catalogue, ErrorTable } from "../shared/ErrorTable.js"
  */
 export class CloseOtpRejected extends Data.TaggedError("CloseOtpRejected")<{}> {}
 
-export type LifecycleError = NoClosureDestination | CloseAccountFirst | AccountFrozen | DeletionFailed | CloseOtpRejected
+/**
+ * close-account's and delete-account's answer while a movement of the customer is not final (a
+ * transfer the bank answered "pending" included): the spec's "a transaction in progress". The
+ * domain's `MovementInFlight` is the same refusal; these two endpoints name it for what it means
+ * here, since waiting is the customer's only way forward.
+ */
+export class TransactionInProgress extends Data.TaggedError("TransactionInProgress")<{}> {}
+
+export type LifecycleError =
+  | NoClosureDestination
+  | CloseAccountFirst
+  | AccountFrozen
+  | DeletionFailed
+  | CloseOtpRejected
+  | TransactionInProgress
 
 export const lifecycleErrors = {
   NoClosureDestination: () => ({
@@ -20,6 +34,11 @@ export const lifecycleErrors = {
     message: "No destination bank account: save a beneficiary or set your plan's withdrawal account first"
   }),
   CloseOtpRejected: () => ({ status: 400, code: "CLOSE_OTP_INVALID", message: "Invalid or expired OTP" }),
+  TransactionInProgress: () => ({
+    status: 400,
+    code: "TRANSACTION_IN_PROGRESS",
+    message: "A transaction is in progress. Please wait for it to finish."
+  }),
   CloseAccountFirst: () => ({
     status: 409,
     code: "CLOSE_ACCOUNT_FIRST",
@@ -39,6 +58,10 @@ export const lifecycleCodes = {
   CLOSE_OTP_INVALID: {
     status: 400,
     meaning: "close-account's otpPinId/otpCode is invalid, expired or already spent (the spec answers 400 there; every other OTP-gated operation answers 401 `OTP_INVALID`); request a new code"
+  },
+  TRANSACTION_IN_PROGRESS: {
+    status: 400,
+    meaning: "close-account or delete-account while a movement of the customer is not final (pending at the bank included); retry once it settles"
   },
   CLOSE_ACCOUNT_FIRST: { status: 409, meaning: "delete-account of an account with a bank account and no idempotencyKey: send one to close it first (also `data.code`)" },
   ACCOUNT_FROZEN: { status: 409, meaning: "delete-account of a frozen account (suspended by staff or the PIN lock, or frozen at the bank without a closure)" },
