@@ -275,7 +275,7 @@ describe("the operator CLI, as processes", () => {
 
     const taken = await runCli(["admin", "create", "--email", "AMAKA@kobo.test", "--first-name", "A", "--last-name", "O", "--password-stdin"], {}, "another long password\n")
     expect(taken.code).toBe(4)
-    expect(taken.err).toContain("StaffEmailTaken")
+    expect(taken.err).toBe("error: another staff member already has this email\n")
     const short = await runCli(["admin", "create", "--email", "short@kobo.test", "--first-name", "S", "--last-name", "P", "--password-stdin"], {}, "too short\n")
     expect(short.code).toBe(2)
     expect(short.err).toContain("12 to 128 characters")
