@@ -25,9 +25,7 @@ import {
   type NameEnquiryResult,
   type ProviderAccount,
   ProviderRefused,
-  type ProviderTransaction,
   ProviderUnknownOutcome,
-  type RequeryStatus,
   type TestFunding
 } from "@app/domain"
 import { type Context, Effect, Either, Option, Random, Redacted } from "effect"
