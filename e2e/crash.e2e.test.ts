@@ -89,14 +89,21 @@ describe.skipIf(onPostgres)("SIGKILL of npm start mid-burst and mid-payout-run (
     phase(began, "second start")
     const bodies = customers.map(() => Array.from({ length: TRANSFERS }, () => transferTo0001(10_000)))
     const acknowledged = new Map<string, string>() // idempotency key → transaction id the API answered
+    // each client sends its transfers one after the other, retrying one while the slot is taken
+    // (the payout run's movements), until the process dies under it
     const burst = customers.map(async (c, i) => {
       for (const body of bodies[i]!) {
-        const r = await transfer(second.baseUrl, c.token, body)
-        if (r.status === 200) acknowledged.set(body.idempotencyKey, r.body.result.id)
+        for (;;) {
+          const r = await transfer(second.baseUrl, c.token, body)
+          if (r.status === 0) return // killed
+          if (r.status === 200) acknowledged.set(body.idempotencyKey, r.body.result.id)
+          if (r.body?.error?.code !== "MOVEMENT_IN_FLIGHT") break
+          await new Promise((resolve) => setTimeout(resolve, 30))
+        }
       }
     })
-    // SIGKILL once the burst is under way: a first transfer acknowledged (or 3 s), then 100 ms more
-    const killAt = Date.now() + 3_000
+    // SIGKILL once the burst is under way: a first transfer acknowledged (or 8 s), then 100 ms more
+    const killAt = Date.now() + 8_000
     while (acknowledged.size === 0 && Date.now() < killAt) await new Promise((resolve) => setTimeout(resolve, 20))
     await new Promise((resolve) => setTimeout(resolve, 100))
     await second.stop("SIGKILL")
