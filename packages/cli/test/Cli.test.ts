@@ -317,7 +317,7 @@ describe("the operator CLI, as processes", () => {
     }))
     const denied = await cli("tx", "resolve", parkedId, "--outcome", "credited_back", "--note", "bank ref 1", "--operator", SUPPORT)
     expect(denied.code).toBe(4)
-    expect(denied.err).toContain("PermissionDenied")
+    expect(denied.err).toContain("your role lacks the permission")
     expect((await cli("tx", "resolve", parkedId, "--outcome", "refunded", "--note", "bank ref 1")).code).toBe(2)
     const deposit = await cli("tx", "resolve", pendingId, "--outcome", "delivered", "--note", "bank ref 1")
     expect(deposit.code).toBe(4)
@@ -329,7 +329,7 @@ describe("the operator CLI, as processes", () => {
     expect(resolved.out).toContain(`transaction ${parkedId} resolved credited_back: now failed`)
     const again = await cli("tx", "resolve", parkedId, "--outcome", "delivered", "--note", "bank ref 2", "--json")
     expect(again.code).toBe(4)
-    expect(again.err).toContain(`MovementNotAwaitingOperator: transaction ${parkedId} is failed (already final or resolved)`)
+    expect(again.err).toContain(`transaction ${parkedId} is failed (already final or resolved)`)
     const stored = await onDatabase(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const [row] = yield* sql<{ status: string; outcome: string; note: string }>`

@@ -166,7 +166,7 @@ const txResolve = Command.make(
             Effect.fail(
               new CliFailure({
                 exitCode: 4,
-                message: `MovementNotAwaitingOperator: transaction ${e.transactionId} is ${e.status} (${
+                message: `transaction ${e.transactionId} is ${e.status} (${
                   e.why === "in_progress" ? "the saga still drives it" : e.why === "final" ? "already final or resolved" : "not a movement"
                 }): only a movement parked after a refused reversal can be resolved`
               })
