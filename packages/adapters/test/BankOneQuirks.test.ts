@@ -137,6 +137,7 @@ describe("BANKONE_* settings at start-up", () => {
     Effect.either(loadAppConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
   const productionSecrets = {
     APP_ENV: "production",
+    DATABASE_URL: "postgres://kobo@db.internal:5432/kobo",
     ACCESS_TOKEN_SECRET: "a".repeat(40),
     SECRET_HASH_KEY: "b".repeat(40),
     BVN_PEPPER: "c".repeat(40),
