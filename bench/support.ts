@@ -217,7 +217,15 @@ export let pgliteDescription = "PGlite in memory (initdb)"
 const benchPgliteDir = async (): Promise<string | undefined> => {
   if (templateDatabase() === undefined) return undefined
   const dir = path.join(await mkdtemp(path.join(tmpdir(), "bench-pglite-")), "pglite")
-  if (!(await seedFromTemplate(dir))) return undefined
+  // the copy's worker is unref'd (it must not hold a stopping service up) and nothing else keeps
+  // this process's event loop alive while the layer waits for it: without this timer the bench
+  // exited 0 here, silently, before measuring anything
+  const keepAlive = setInterval(() => {}, 1_000)
+  try {
+    if (!(await seedFromTemplate(dir))) return undefined
+  } finally {
+    clearInterval(keepAlive)
+  }
   pgliteDescription = `PGlite in ${dir} (from the build's template)`
   process.on("exit", () => rmSync(path.dirname(dir), { recursive: true, force: true }))
   return dir
