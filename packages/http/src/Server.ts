@@ -10,10 +10,9 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { AppConfig } from "@app/adapters"
 import { StaffAccess } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
-import { createServer } from "node:http"
 import { Api } from "./Api.js"
 import { ErrorEnvelopeMiddleware, rejectOversizedBodies } from "./ErrorMiddleware.js"
-import { holdEarlyRequests } from "./edge/EarlyRequests.js"
+import { nodeServer } from "./edge/NodeServer.js"
 import { requestTimeout } from "./edge/RequestTimeout.js"
 import { aroundRequests } from "./edge/AroundRequests.js"
 import { rejectNulCharacters } from "./edge/NulCharacters.js"
@@ -144,9 +143,10 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
 )
 
 /**
- * Node's HTTP server on PORT. It listens before the API's handler is attached; a request accepted
- * in between waits for it (edge/EarlyRequests.ts) instead of going unanswered.
+ * Node's HTTP server on PORT, with the headers limit for slow clients (edge/NodeServer.ts). It
+ * listens before the API's handler is attached; a request accepted in between waits for it
+ * (edge/EarlyRequests.ts) instead of going unanswered.
  */
 export const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => NodeHttpServer.layer(() => holdEarlyRequests(createServer()), { port: config.port }))
+  Effect.map(AppConfig, (config) => NodeHttpServer.layer(() => nodeServer(), { port: config.port }))
 )
