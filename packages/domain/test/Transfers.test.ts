@@ -7,7 +7,7 @@ import { AccountRepo } from "../src/account/Ports.js"
 import { Ids } from "../src/shared/Ports.js"
 import { TransferRepo } from "../src/transfers/Ports.js"
 import * as Transfers from "../src/transfers/index.js"
-import { requeryWindowMs, TransferPolicy } from "../src/transfers/Saga.js"
+import { ExhaustedRequeries, requeryWindowMs, TransferPolicy } from "../src/transfers/Saga.js"
 import { captureSpans } from "../src/testing/Spans.js"
 import {bankedAda, inMemory} from "./support/Fixtures.js"
 import {FakeBank, type Operation} from "./support/FakeBank.js"
@@ -377,6 +377,33 @@ describe("reconciliation: only a definite 'pending' counts toward TransferPolicy
       expect(exhausted[0]).toMatchObject({ transactionId: transfer.id, occurrences: 1, severity: "critical" })
       expect((yield* Sent.all).filter((m) => m.kind === "transfer_failed")).toHaveLength(1)
     })))
+})
+
+describe("a provider whose rules escalate a transfer still pending after the requeries (BankOne)", () => {
+  it.effect("ExhaustedRequeries 'escalate': still pending after the limit, never reversed, staff alerted once; requeried on and confirmed when the bank answers", () =>
+    withTransfers(Effect.gen(function*() {
+      const { transfer, accountNumber } = yield* setup("0123450002")
+      yield* withBank(() => ({ requery: () => Effect.succeed("pending" as const) }), Effect.gen(function*() {
+        expect(yield* Transfers.drive(transfer)).toMatchObject({ status: "pending", transferState: "pending", retryCount: 0 })
+        yield* recover(TransferPolicy.maxRequeries + 3)
+        expect(yield* statusOf(transfer.id)).toMatchObject({
+          status: "pending",
+          transferState: "pending",
+          reversalState: "none",
+          retryCount: TransferPolicy.maxRequeries + 3
+        })
+        expect(yield* FakeBank.calls("credit")).toBe(0) // the debit is not reversed: the bank may still pay it
+        const escalated = yield* alertsOf("transfer_retries_exhausted")
+        expect(escalated).toHaveLength(1)
+        expect(escalated[0]).toMatchObject({ transactionId: transfer.id, severity: "critical" })
+        expect(escalated[0]!.message).toContain("support")
+      }))
+      // the bank's support desk settles it: the next status query (the bank's own) says so
+      yield* recover(1)
+      expect(yield* statusOf(transfer.id)).toMatchObject({ status: "confirmed", transferState: "successful" })
+      expect(yield* FakeBank.calls("credit")).toBe(0)
+      yield* expectSettled(accountNumber, "delivered")
+    }).pipe(Effect.provideService(ExhaustedRequeries, { then: "escalate" }))))
 })
 
 describe("refusals that only an operator can resolve", () => {

@@ -10,7 +10,7 @@
  * adapters, and the in-process provider is a parameter, so production code never imports the test
  * bank: only the composition root (and tests) name it.
  */
-import { Banking } from "@app/domain"
+import { Banking, TransferSaga } from "@app/domain"
 import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { bankOneLayer } from "./bankone/BankOneCoreBanking.js"
@@ -29,7 +29,10 @@ const adapterFor = (baseUrl: string) =>
         testToken: config.coreBankingToken,
         timeoutMs: config.coreBankingTimeoutMs,
         production: config.appEnv === "production"
-      })
+      }).pipe(
+        // BankOne's rule for a transfer still pending after 5 status queries: its support desk, not a reversal
+        Layer.merge(Layer.succeed(TransferSaga.ExhaustedRequeries, { then: "escalate" }))
+      )
       : HttpCoreBanking.layer({
         baseUrl,
         token: config.coreBankingToken,

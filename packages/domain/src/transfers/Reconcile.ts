@@ -7,7 +7,7 @@ import { now } from "../shared/UseCase.js"
 import { drive, driveFresh, yieldLease } from "./Executor.js"
 import type { Transfer, TransferClaim } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
-import { nextRequeryDelayMs, referencesOf, requeryWindowMs, TransferPolicy } from "./Saga.js"
+import { ExhaustedRequeries, nextRequeryDelayMs, referencesOf, requeryWindowMs, TransferPolicy } from "./Saga.js"
 import { LEASE, load, lostBeforeStart, requery } from "./Steps.js"
 import { withSpan } from "../shared/Spans.js"
 
@@ -32,6 +32,22 @@ export const reconcile = (held: TransferClaim) =>
     } else if (status === "pending") {
       const retryCount = t.retryCount + 1
       if (retryCount < TransferPolicy.maxRequeries) {
+        return yield* repo.update(held, {
+          retryCount,
+          nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(retryCount)),
+          leaseUntil: null
+        }, at)
+      }
+      if ((yield* ExhaustedRequeries).then === "escalate") {
+        yield* raiseAlert({
+          kind: "transfer_retries_exhausted",
+          dedupKey: `transfer_retries_exhausted:${t.id}`,
+          message: `Transfer ${t.id} is still pending at the bank after ${retryCount} status queries. The provider's ` +
+            "rules make it a case for its support desk: take it up with the bank. It stays pending and is not reversed " +
+            "(the bank may still pay it); it is requeried until the bank gives a final answer.",
+          customerId: t.customerId,
+          transactionId: t.id
+        })
         return yield* repo.update(held, {
           retryCount,
           nextAttemptAt: new Date(at.getTime() + nextRequeryDelayMs(retryCount)),

@@ -14,6 +14,7 @@
  *
  * `decide` is pure: the same function drives the first run, crash recovery and reconciliation.
  */
+import { Context } from "effect"
 import { referenceFor } from "../banking/CoreBanking.js"
 import type { Kobo } from "../shared/Money.js"
 
@@ -128,6 +129,22 @@ export const TransferPolicy = {
    */
   nameEnquiryMaxAgeMs: 10 * 60_000
 } as const
+
+/**
+ * What reconciliation does with a transfer that answered a definite "pending" to
+ * TransferPolicy.maxRequeries status queries:
+ * - `fail` (the default, the spec's rule): failed, the debit reversed, staff alerted (the bank may
+ *   still pay it);
+ * - `escalate`: for a provider whose own rules make such a transfer a case for its support desk,
+ *   not a failure (BankOne: "contact support if still Pending after 5 trials", docs/bankone.md).
+ *   It stays pending, nothing is reversed (reversing money the bank may still pay would pay it
+ *   twice), staff are alerted, and it is requeried every maxRequeryIntervalMs until the bank gives
+ *   a final answer, which settles it as usual.
+ * The composition root sets it with the provider's adapter (adapters' corebanking/Provider.ts).
+ */
+export class ExhaustedRequeries extends Context.Reference<ExhaustedRequeries>()("domain/ExhaustedRequeries", {
+  defaultValue: (): { readonly then: "fail" | "escalate" } => ({ then: "fail" })
+}) {}
 
 /** When to requery a pending transfer next, after `retryCount` requeries. */
 export const nextRequeryDelayMs = (retryCount: number): number =>
