@@ -76,3 +76,25 @@ describe("npm run try against the running service", () => {
     expect(output).toContain("is `npm start` running? Set PORT or BASE_URL")
   })
 })
+
+// The same journey with the embedded sandbox and the service's adapter in BankOne's dialect
+// (`SANDBOX_DIALECT=bankone npm start`, docs/bankone.md): everything a user can try on the generic
+// sandbox works the same there. Embedded PGlite only (the dialect is the provider's, not the
+// database's), so the PostgreSQL pass leaves it out.
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("npm run try against SANDBOX_DIALECT=bankone npm start", () => {
+  const bankoneDir = tempDir()
+  let bankone: Service | undefined
+  beforeAll(async () => {
+    bankone = await startService({ DATA_DIR: bankoneDir, SANDBOX_DIALECT: "bankone" })
+  }, 120_000)
+  afterAll(async () => {
+    await bankone?.stop("SIGKILL")
+  })
+
+  it("walks a new customer from sign-up to a support ticket", async () => {
+    const { code, output } = await runTry({ BASE_URL: bankone!.baseUrl, DATA_DIR: bankoneDir })
+    expect(code, output).toBe(0)
+    expect(output).toContain("→ POST /api/v1/transactions/transfer")
+    expect(output).toMatch(/✓ done: .*ticket TKT-\d+/)
+  }, 120_000)
+})
