@@ -127,10 +127,10 @@ describe.runIf(onPostgres)("PostgreSQL: two scheduler processes pay each instalm
     running.push(...schedulers)
     const histories = await allCompleted(baseUrl, schedulers[0]!, customers)
     expectPaidOnceEach(histories)
-    for (const s of schedulers) {
-      expect(s.output()).toContain("due-payouts")
-      expect(await s.stop("SIGTERM")).toBe(0)
-    }
+    // a job run that paid something logs its line; one that found nothing left logs at debug (quiet
+    // by default), so only the schedulers together are sure to have said it
+    expect(schedulers.map((s) => s.output()).join("\n")).toContain("due-payouts")
+    for (const s of schedulers) expect(await s.stop("SIGTERM")).toBe(0)
     expect(await http.stop("SIGTERM")).toBe(0)
     expect(await sandbox.stop("SIGTERM")).toBe(0)
   }, 180_000)
