@@ -40,7 +40,7 @@
  * Also vitest's globalSetup for the end-to-end tests (`setup`: one build before they start).
  */
 import * as esbuild from "esbuild"
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
@@ -205,9 +205,11 @@ const templateManifest = path.join(templateDir, "manifest.json")
  * as a copy of it (packages/runtime/src/Startup.ts, which reads manifest.json) instead of running
  * initdb and the migrations at start-up. Remade only when its key changes: the template maker's
  * bundle (the migrations and the SQL client, nothing else) and the versions of the packages it
- * imports (PGlite, @effect/sql…), so editing other code does not remake it.
+ * imports (PGlite, @effect/sql…), so editing other code does not remake it. `wait: false`
+ * (scripts/ensure-build.mjs, so `npm start`) returns once the maker runs: initdb is ~7 s of one
+ * core, the longest step of a first start, and the service loads meanwhile (TemplateCopy.ts waits).
  */
-export const pgliteTemplate = async ({ externals, log = console.log }) => {
+export const pgliteTemplate = async ({ externals, wait = true }) => {
   const maker = path.join(outdir, "pglite-template.mjs")
   const versions = Object.fromEntries([...externals].sort().map((name) => [name, installedVersion(name)]))
   const key = createHash("sha256").update(fs.readFileSync(maker)).update(JSON.stringify(versions)).digest("hex").slice(0, 16)
@@ -217,24 +219,43 @@ export const pgliteTemplate = async ({ externals, log = console.log }) => {
   } catch {
     // no template yet
   }
-  const started = performance.now()
-  const partial = `${templateDir}.partial-${process.pid}`
+  // `pglite-template.partial-<key>-<pid>`: a maker of this key already running (a restart during a
+  // first start's build) is left to finish; those of dead processes are removed
+  const prefix = `${path.basename(templateDir)}.partial-`
+  for (const name of fs.readdirSync(outdir).filter((n) => n.startsWith(prefix))) {
+    const [theirKey, pid] = name.slice(prefix.length).split("-")
+    if (isRunning(Number(pid))) {
+      if (theirKey === key && !wait) return
+    } else {
+      fs.rmSync(path.join(outdir, name), { recursive: true, force: true })
+    }
+  }
+  const partial = path.join(outdir, `${prefix}${key}-${process.pid}`)
   fs.rmSync(partial, { recursive: true, force: true })
-  const made = spawnSync(process.execPath, ["--enable-source-maps", maker, partial], { stdio: ["ignore", "inherit", "inherit"] })
-  if (made.status !== 0) {
-    fs.rmSync(partial, { recursive: true, force: true })
-    throw new Error(`build: making the PGlite template failed (exit ${made.status ?? made.signal})`)
+  const manifest = `${JSON.stringify({ key, pglite: versions["@electric-sql/pglite"], packages: versions }, null, 2)}\n`
+  // the maker puts the template in place and says so itself
+  const child = spawn(process.execPath, ["--enable-source-maps", maker, partial, templateDir, manifest], {
+    stdio: ["ignore", "inherit", "inherit"]
+  })
+  if (!wait) {
+    // npm start goes on loading the service, which waits for the template (TemplateCopy.ts)
+    child.unref()
+    return
   }
-  fs.writeFileSync(path.join(partial, "manifest.json"), `${JSON.stringify({ key, pglite: versions["@electric-sql/pglite"], packages: versions }, null, 2)}\n`)
-  fs.rmSync(templateDir, { recursive: true, force: true })
+  const made = await new Promise((resolve, reject) => {
+    child.on("error", reject).on("exit", (status, signal) => resolve({ status, signal }))
+  })
+  if (made.status !== 0) throw new Error(`build: making the PGlite template failed (exit ${made.status ?? made.signal})`)
+}
+
+/** Whether a process of this id runs (EPERM: it does, as another user). */
+const isRunning = (pid) => {
+  if (!Number.isInteger(pid) || pid <= 0) return false
   try {
-    fs.renameSync(partial, templateDir)
+    return process.kill(pid, 0)
   } catch (error) {
-    // another build (a second `npm start`) put its template in place meanwhile: made of the same code
-    fs.rmSync(partial, { recursive: true, force: true })
-    if (JSON.parse(fs.readFileSync(templateManifest, "utf8")).key !== key) throw error
+    return error.code === "EPERM"
   }
-  log(`build: PGlite template (initdb + migrations) in ${path.relative(root, templateDir)} (${(performance.now() - started).toFixed(0)} ms)`)
 }
 
 /** What both builds share (the runnables, the template maker). */
@@ -261,22 +282,31 @@ const common = (externals, quiet) => ({
 })
 
 /** Builds every entry point into build/ and the PGlite template; resolves with the npm packages they import. */
-export const build = async ({ quiet = false, log = console.log } = {}) => {
+export const build = async ({ quiet = false, log = console.log, waitForTemplate = true } = {}) => {
   const started = performance.now()
   const externals = new Set()
   const makerExternals = new Set()
   fs.mkdirSync(outdir, { recursive: true })
   fs.rmSync(stampFile, { force: true })
+  /** Every external package must be installed where the bundles (build/) can import it from. */
+  const checkInstalled = (names) => {
+    const missing = [...names].filter((name) => !fs.existsSync(path.join(root, "node_modules", name, "package.json")))
+    if (missing.length > 0) {
+      throw new Error(`build: not installed in ${path.join(root, "node_modules")}: ${[...new Set(missing)].join(", ")} (run npm install)`)
+    }
+  }
+  // The template (initdb: ~7 s of one core, the longest step of a first start) is made as soon as
+  // its small maker is bundled, while esbuild bundles the runnables on the other cores.
+  const template = esbuild.build({ ...common(makerExternals, quiet), entryPoints: templateMaker }).then(() => {
+    checkInstalled(makerExternals)
+    return pgliteTemplate({ externals: makerExternals, wait: waitForTemplate })
+  })
   const [result] = await Promise.all([
     // chunks in build/ itself, beside the entry points: the banner's helpers find the root at ../
     esbuild.build({ ...common(externals, quiet), entryPoints, splitting: true, chunkNames: "chunk-[hash]" }),
-    esbuild.build({ ...common(makerExternals, quiet), entryPoints: templateMaker })
+    template
   ])
-  // every external package must be installed where the bundles (build/) can import it from
-  const missing = [...externals, ...makerExternals].filter((name) => !fs.existsSync(path.join(root, "node_modules", name, "package.json")))
-  if (missing.length > 0) {
-    throw new Error(`build: not installed in ${path.join(root, "node_modules")}: ${[...new Set(missing)].join(", ")} (run npm install)`)
-  }
+  checkInstalled(externals)
   // earlier builds' chunks (content-hashed names) would otherwise pile up
   const written = new Set(Object.keys(result.metafile.outputs).map((file) => path.basename(file)))
   for (const file of fs.readdirSync(outdir)) {
@@ -293,7 +323,6 @@ export const build = async ({ quiet = false, log = console.log } = {}) => {
         `in ${(performance.now() - started).toFixed(0)} ms (${externals.size} external packages)`
     )
   }
-  await pgliteTemplate({ externals: makerExternals, log: quiet ? () => {} : log })
   fs.writeFileSync(stampFile, `${new Date().toISOString()}\n`)
   return externals
 }

@@ -58,7 +58,8 @@ try {
   process.exit(1)
 }
 try {
-  await build({ log })
+  // the template is made while the runnable loads, which waits for it (packages/runtime/src/TemplateCopy.ts)
+  await build({ log, waitForTemplate: false })
 } catch (error) {
   log(Array.isArray(error?.errors) ? `build: failed with ${error.errors.length} error(s)` : `build: failed: ${error?.message ?? error}`)
   process.exit(1)

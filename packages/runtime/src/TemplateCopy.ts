@@ -42,6 +42,41 @@ export const templateDatabase = (): string | undefined => {
   }
 }
 
+/** Whether a process of this id runs (EPERM: it does, as another user). */
+const isRunning = (pid: number): boolean => {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    return process.kill(pid, 0)
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * Whether the build is making the template right now: a first `npm start` does not wait for it
+ * (scripts/build.mjs `pgliteTemplate`, `build/pglite-template.partial-<key>-<pid>`).
+ */
+const templateInTheMaking = (): boolean => {
+  const prefix = `${path.basename(TEMPLATE_DIR)}.partial-`
+  try {
+    return fs.readdirSync(path.dirname(TEMPLATE_DIR))
+      .some((name) => name.startsWith(prefix) && isRunning(Number(name.slice(prefix.length).split("-")[1])))
+  } catch {
+    return false
+  }
+}
+
+/** The template, waiting (while its maker runs, ten minutes at most) for one the build is still making. */
+const awaitTemplate = async (): Promise<string | undefined> => {
+  const deadline = Date.now() + 600_000
+  let template = templateDatabase()
+  while (template === undefined && templateInTheMaking() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    template = templateDatabase()
+  }
+  return template
+}
+
 /** A directory that does not exist or has nothing in it. */
 export const isEmptyDir = (dir: string): boolean => {
   try {
@@ -105,14 +140,7 @@ const removeAbandonedCopies = (target: string) => {
   }
   for (const name of names.filter((n) => n.startsWith(prefix))) {
     const pid = Number(name.slice(prefix.length))
-    let running = pid === process.pid
-    try {
-      if (!running && Number.isInteger(pid) && pid > 0) running = process.kill(pid, 0)
-    } catch (error) {
-      // EPERM: it runs, as another user
-      running = (error as NodeJS.ErrnoException).code === "EPERM"
-    }
-    if (!running) remove(path.join(path.dirname(target), name))
+    if (pid !== process.pid && !isRunning(pid)) remove(path.join(path.dirname(target), name))
   }
 }
 
@@ -168,13 +196,14 @@ export const startEarlyCopy = (env: NodeJS.ProcessEnv = process.env): void => {
 
 /**
  * Puts a copy of the template in `target` when it is empty (waiting for the early copy when it was
- * for `target`, else copying now); resolves with whether it did. The copy is renamed into place,
+ * for `target`, else copying now, after the template itself if the build is still making it);
+ * resolves with whether it did. The copy is renamed into place,
  * so PGlite never finds half a database. On any error: false, and PGlite starts the directory itself.
  */
 export const seedFromTemplate = async (target: string): Promise<boolean> => {
   const started = early?.target === target ? early : undefined
   early = undefined
-  const template = templateDatabase()
+  const template = started === undefined && isEmptyDir(target) ? await awaitTemplate() : templateDatabase()
   if (template === undefined || !isEmptyDir(target)) {
     // not needed after all: removed once its files are written
     if (started !== undefined && await started.done) remove(started.partial)

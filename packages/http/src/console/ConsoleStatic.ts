@@ -7,8 +7,8 @@
  *   own scripts, styles, images and call its own origin ('self'), and nothing else (no inline
  *   script, no other origin, no framing).
  * The console only calls /api/v1/admin/* like any other client; nothing here is an API.
- * `npm start` builds dist when it is missing or stale (scripts/ensure-console.mjs); without it the
- * page is a 503 saying how to build it.
+ * `npm start` builds dist in the background when it is missing or stale (scripts/ensure-console.mjs);
+ * until it is in place the page is a 503 saying so.
  */
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
@@ -90,7 +90,7 @@ export const consoleHandler = (dist: string = CONSOLE_DIST) =>
     const index = yield* read(path.join(dist, "index.html"))
     if (index._tag === "None") {
       return HttpServerResponse.text(
-        "The admin console is not built: run `npm run build:console` (npm start builds it).",
+        "The admin console is not built yet: npm start builds it in the background (refresh in a few seconds), or run `npm run build:console`.",
         { status: 503 }
       )
     }
