@@ -42,6 +42,16 @@ export const fromEnvelope = (status: number, body: unknown): Option.Option<ApiFa
 const unexpected = (status: number, why: string) =>
   new ApiFailure({ status, code: UNEXPECTED_RESPONSE, message: `Unexpected answer from the service (${status}): ${why}`, detail: {} })
 
+/** A request the endpoint's schemas refused before it was sent: its issues by field, as the server's 400. */
+const invalidRequest = (error: ParseResult.ParseError) => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const fieldErrors: Record<string, Array<string>> = {}
+  for (const issue of issues) (fieldErrors[issue.path.join(".")] ??= []).push(issue.message)
+  const first = issues[0]
+  const field = first !== undefined && first.path.length > 0 ? { field: first.path.join(".") } : {}
+  return new ApiFailure({ status: 0, code: INVALID_REQUEST, message: first?.message ?? error.message, detail: { fieldErrors, ...field } })
+}
+
 /**
  * Any failure of a derived-client call as an ApiFailure: a declared failure (HttpFailure) as it is;
  * an answer whose status the endpoint does not declare, read as a failure envelope when it is one;
@@ -68,7 +78,7 @@ export const toApiFailure = (error: unknown): Effect.Effect<ApiFailure> => {
     return Effect.map(FiberRef.get(lastStatus), (status) =>
       Option.match(status, {
         // no answer yet: the request itself did not encode
-        onNone: () => new ApiFailure({ status: 0, code: INVALID_REQUEST, message: error.message, detail: {} }),
+        onNone: () => invalidRequest(error),
         onSome: (status) => unexpected(status, error.message)
       }))
   }
