@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useId, useState } from "react"
-import { ApiError, call, get, type PendingApproval, type Setting } from "../api.js"
+import { ApiFailure } from "@app/client"
+import { api, type Result } from "../client.js"
 import { useAuth } from "../auth.js"
 import { FlashMessage, LoadState, PageHeader, useAction, useLoad } from "../components/ui.js"
 import {
@@ -21,11 +22,13 @@ import {
   toInput
 } from "../settingsForm.js"
 
+type Setting = Result<typeof api.adminOps.listSettings>[number]
+
 type Errors = Record<string, string>
 
 export const SettingsPage = () => {
   const { can } = useAuth()
-  const loaded = useLoad(() => get<ReadonlyArray<Setting>>("/settings"), [])
+  const loaded = useLoad(() => api.adminOps.listSettings(), [])
   const writable = can("settings:write")
   return (
     <section>
@@ -80,8 +83,8 @@ const titleOf = (key: string) =>
 
 /** The server's 400 fieldErrors by the field's path inside the value ("value.perDay" → "perDay", "value" → ""). */
 const serverErrors = (e: unknown): Errors | null => {
-  if (!(e instanceof ApiError) || e.status !== 400) return null
-  const fields = (e.error?.fieldErrors ?? {}) as Record<string, ReadonlyArray<string>>
+  if (!(e instanceof ApiFailure) || e.status !== 400) return null
+  const fields = (e.detail.fieldErrors ?? {}) as Record<string, ReadonlyArray<string>>
   const out: Errors = {}
   for (const [path, messages] of Object.entries(fields)) out[path.replace(/^value\.?/, "")] = messages.join("; ")
   return out
@@ -96,10 +99,10 @@ const useSave = (setting: Setting, onSaved: () => void) => {
     setServerFieldErrors({})
     void run(async () => {
       try {
-        const answer = await call<Setting | PendingApproval>("PATCH", `/settings/${encodeURIComponent(setting.key)}`, { body: { value } })
+        const answer = await api.adminOps.updateSetting({ path: { key: setting.key }, payload: { value } })
         done()
         onSaved()
-        return "pendingApproval" in answer.result
+        return "pendingApproval" in answer
           ? "Change requested: it waits for another superadmin's approval."
           : `Saved: ${titleOf(setting.key)}.`
       } catch (e) {

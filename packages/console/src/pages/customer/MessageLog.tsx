@@ -2,25 +2,12 @@
  * The emails and SMS sent to the customer, for "I did not get my code": when, which kind, by which
  * channel, to which (masked) address, whether it went out, and where a code stands. Never a code.
  */
-import { get } from "../../api.js"
+import { api, type Result } from "../../client.js"
 import { Badge, Empty, LoadState, useLoad } from "../../components/ui.js"
 import { label, when } from "../../format.js"
 
 /** One row of GET /admin/customers/{id}/messages. */
-export interface LoggedMessage {
-  readonly id: string
-  readonly source: "one_time_code" | "outbox"
-  readonly channel: "email" | "sms"
-  readonly kind: string
-  readonly destination: string
-  readonly status: "pending" | "sent" | "failed"
-  readonly deliveryAttempts: number | null
-  readonly lastError: string | null
-  readonly createdAt: string
-  readonly sentAt: string | null
-  readonly codeState: "used" | "replaced" | "locked" | "expired" | "open" | null
-  readonly codeExpiresAt: string | null
-}
+export type LoggedMessage = Result<typeof api.adminCustomers.messages>[number]
 
 const STATUS_WORDS: Record<LoggedMessage["status"], string> = {
   pending: "queued, not sent yet",
@@ -45,7 +32,7 @@ const delivery = (m: LoggedMessage) =>
   ].filter(Boolean).join(", ")
 
 export const MessageLog = ({ customerId }: { readonly customerId: string }) => {
-  const loaded = useLoad(() => get<ReadonlyArray<LoggedMessage>>(`/customers/${customerId}/messages`), [customerId])
+  const loaded = useLoad(() => api.adminCustomers.messages({ path: { id: customerId } }), [customerId])
   return (
     <section aria-labelledby="messages-title">
       <h2 id="messages-title">Messages sent</h2>

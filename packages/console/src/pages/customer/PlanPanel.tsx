@@ -1,43 +1,13 @@
 /** The customer's plan, readable: where it stands, what each payout is, when the next is due and where it goes. */
 import { Link } from "react-router"
-import { get } from "../../api.js"
 import { useAuth } from "../../auth.js"
+import { api, type Result } from "../../client.js"
 import { Badge, Empty, LoadState, useLoad } from "../../components/ui.js"
 import { kobo, label } from "../../format.js"
 import { basisPointsToPercent } from "../../settingsForm.js"
 
-/** GET /admin/customers/{id}/plan. */
-export interface CustomerPlan {
-  readonly plan: null | {
-    readonly id: string
-    readonly amount: string
-    readonly totalAmountKobo: string
-    readonly frequency: string
-    readonly weekDay: string | null
-    readonly durationDays: number
-    readonly nextDueAt: string | null
-    readonly scheduledTime: string
-    readonly scheduledTimezone: string
-    readonly withdrawalAccountNumber: string
-    readonly withdrawalBankCode: string
-    readonly withdrawalBankName: string
-    readonly withdrawalAccountName: string
-    readonly withdrawalBlocked: boolean
-    readonly status: string
-    readonly cyclesTotal: number
-    readonly cyclesPaid: number
-    readonly perCycleFeeKobo: string
-    readonly borrow: { readonly used: number; readonly cap: number }
-    readonly extraCash: {
-      readonly usedToday: number
-      readonly perDay: number
-      readonly usedTotal: number
-      readonly perPlan: number
-      readonly feeBasisPoints: string
-    }
-    readonly createdAt: string
-  }
-}
+/** GET /admin/customers/{id}/plan: the plan with its per-cycle fee and Borrow and Extra Cash used (kobo as bigint). */
+export type CustomerPlan = Result<typeof api.adminCustomers.plan>
 
 /** An instant in the plan's own time zone, with the zone named: "28 Nov 2026, 09:00 (Africa/Lagos)". */
 export const inZone = (iso: string, timeZone: string): string => {
@@ -58,7 +28,7 @@ const STATUS_WORDS: Record<string, string> = {
 
 export const PlanPanel = ({ customerId }: { readonly customerId: string }) => {
   const { can } = useAuth()
-  const loaded = useLoad(() => get<CustomerPlan>(`/customers/${customerId}/plan`), [customerId])
+  const loaded = useLoad(() => api.adminCustomers.plan({ path: { id: customerId } }), [customerId])
   const p = loaded.data?.plan
   return (
     <section className="card" aria-labelledby="plan-title">
@@ -89,7 +59,7 @@ export const PlanPanel = ({ customerId }: { readonly customerId: string }) => {
             <dt>Extra Cash</dt>
             <dd>
               {p.extraCash.usedTotal} of {p.extraCash.perPlan} used ({p.extraCash.usedToday} of {p.extraCash.perDay} today);
-              fee {basisPointsToPercent(p.extraCash.feeBasisPoints)}%
+              fee {basisPointsToPercent(p.extraCash.feeBasisPoints.toString())}%
             </dd>
             <dt>Plan id</dt>
             <dd><code>{p.id}</code></dd>
