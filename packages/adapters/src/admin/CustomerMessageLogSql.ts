@@ -2,7 +2,7 @@
  * A customer's message log (domain admin/CustomerMessages.ts) on SQL: the one-time codes issued to
  * the account (`one_time_codes`, migration 0001: never `code_hash` is read) and the messages queued in
  * `notification_outbox` (migration 0016) addressed to the account's email or phone (never `payload`
- * is read). Newest first.
+ * is read; by recipient through migration 0044's index). Newest first.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { StaffAccess } from "@app/domain"
