@@ -27,6 +27,7 @@ import { AuditRepoSql, ContentHashLive } from "./admin/AuditRepoSql.js"
 import { LedgerSearchSql } from "./admin/LedgerSearchSql.js"
 import { DeletionDeskSql } from "./admin/DeletionDeskSql.js"
 import { BalanceMemoSql, CustomerDirectorySql } from "./admin/CustomerDirectorySql.js"
+import { CustomerMessageLogSql } from "./admin/CustomerMessageLogSql.js"
 import { OverviewStatsSql } from "./admin/OverviewStatsSql.js"
 import { SupportRepoSql } from "./support/SupportRepoSql.js"
 import { SupportStaffSql } from "./support/SupportStaffSql.js"
@@ -100,6 +101,7 @@ const RepositoriesLive = Layer.mergeAll(
   LedgerSearchSql,
   DeletionDeskSql,
   CustomerDirectorySql,
+  CustomerMessageLogSql,
   BalanceMemoSql,
   OverviewStatsSql,
   SpendingRepoSql,

@@ -52,6 +52,8 @@ const ENDPOINTS: Record<string, Entry> = {
   "POST /api/v1/admin/support/tickets/{id}/close": { access: "support:resolve" },
   "GET /api/v1/admin/customers": { access: "customers:read" },
   "GET /api/v1/admin/customers/{id}": { access: "customers:read" },
+  "GET /api/v1/admin/customers/{id}/plan": { access: "customers:read" },
+  "GET /api/v1/admin/customers/{id}/messages": { access: "customers:read" },
   "POST /api/v1/admin/customers/{id}/freeze": { access: "customers:freeze", body: () => ({ reason: "matrix" }) },
   "POST /api/v1/admin/customers/{id}/unfreeze": { access: "customers:unfreeze" },
   "GET /api/v1/admin/deletions": { access: "deletions:read" },

@@ -74,6 +74,23 @@ layer(adminServer(), { excludeTestServices: true, timeout: "60 seconds" })("admi
       }))
   })
 
+  describe("a setting's fields", () => {
+    it.effect("a 400 names each bad field by its path in the value (what the console shows next to the field); the old value stays", () =>
+      Effect.gen(function*() {
+        const token = yield* rootToken
+        const error = expectValidation(
+          yield* patch("plans.extraCash", { value: { feeBasisPoints: "-5", perDay: 1.5, perPlan: 5 } }, token),
+          { fields: ["value.feeBasisPoints", "value.perDay"], apiObject: "Admin" }
+        )
+        expect(Object.keys(error.fieldErrors).sort()).toEqual(["value.feeBasisPoints", "value.perDay"])
+        expectValidation(yield* patch("plans.extraCash", { value: { feeBasisPoints: 400, perDay: 3 } }, token), {
+          fields: ["value.perPlan"],
+          apiObject: "Admin"
+        })
+        expect((yield* setting("plans.extraCash", token)).value).toEqual({ feeBasisPoints: "400", perDay: 3, perPlan: 5 })
+      }))
+  })
+
   describe("alerts", () => {
     it.effect("open alerts are listed newest first and acknowledged once (404 after); an officer may not list them", () =>
       Effect.gen(function*() {

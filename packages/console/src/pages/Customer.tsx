@@ -5,6 +5,8 @@ import { useAuth } from "../auth.js"
 import { AuditTable, TransactionsTable } from "../components/tables.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, TextArea, useAction, useLoad } from "../components/ui.js"
 import { fullName, kobo, label, when } from "../format.js"
+import { MessageLog } from "./customer/MessageLog.js"
+import { PlanPanel } from "./customer/PlanPanel.js"
 
 export const CustomerPage = () => {
   const { id = "" } = useParams()
@@ -94,18 +96,9 @@ export const CustomerPage = () => {
                   </form>
                 )
                 : <p className="muted">Your role cannot freeze customers.</p>}
-              {file.plan !== null && (
-                <>
-                  <h2>Plan</h2>
-                  <dl className="facts">
-                    {Object.entries(file.plan).filter(([, v]) => typeof v !== "object" || v === null).slice(0, 10).map(([k, v]) => (
-                      <FactRow key={k} name={k} value={v} />
-                    ))}
-                  </dl>
-                </>
-              )}
             </div>
           </div>
+          <PlanPanel customerId={file.customer.id} />
           <h2>
             Recent transactions{" "}
             {can("transactions:read") && <Link to={`/transactions?customerId=${file.customer.id}`} className="small">search all</Link>}
@@ -134,6 +127,7 @@ export const CustomerPage = () => {
               )}
             </div>
           </div>
+          <MessageLog customerId={file.customer.id} />
           <h2>Audit trail</h2>
           <AuditTable rows={file.audit} caption="Audit trail of this customer" />
         </>
@@ -141,10 +135,3 @@ export const CustomerPage = () => {
     </section>
   )
 }
-
-const FactRow = ({ name, value }: { readonly name: string; readonly value: unknown }) => (
-  <>
-    <dt>{name.replace(/([A-Z])/g, " $1").toLowerCase()}</dt>
-    <dd>{/Kobo$/.test(name) && typeof value === "string" ? kobo(value) : String(value ?? "—")}</dd>
-  </>
-)

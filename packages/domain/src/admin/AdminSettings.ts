@@ -13,8 +13,24 @@ import { withSpan } from "../shared/Spans.js"
 
 /** No setting has this key (404). */
 export class SettingNotFound extends Data.TaggedError("SettingNotFound")<{ readonly key: string }> {}
-/** The value does not fit the setting's schema (400 on `value`). */
-export class InvalidSettingValue extends Data.TaggedError("InvalidSettingValue")<{ readonly message: string }> {}
+/**
+ * The value does not fit the setting's schema (400): `fields` names each problem by its path in the
+ * value (`value.perDay`, `value.tiers.0.feeKobo`; `value` for the whole), so a form shows it by its field.
+ */
+export class InvalidSettingValue extends Data.TaggedError("InvalidSettingValue")<{
+  readonly message: string
+  readonly fields?: Readonly<Record<string, ReadonlyArray<string>>>
+}> {}
+
+/** The problems of a decode failure by their path in the value. */
+const fieldsOf = (error: ParseResult.ParseError): Record<string, Array<string>> => {
+  const fields: Record<string, Array<string>> = {}
+  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    const field = ["value", ...issue.path.map(String)].join(".")
+    ;(fields[field] ??= []).push(issue.message)
+  }
+  return fields
+}
 
 interface Entry {
   readonly setting: Settings.Setting<any>
@@ -59,9 +75,12 @@ export const checkUpdate = (actor: StaffMember, key: string, value: unknown) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "settings:write")
     const entry = yield* Option.match(find(key), { onNone: () => Effect.fail(new SettingNotFound({ key })), onSome: Effect.succeed })
-    const decoded = Schema.decodeUnknownEither(entry.setting.schema)(value)
+    const decoded = Schema.decodeUnknownEither(entry.setting.schema)(value, { errors: "all" })
     if (Either.isLeft(decoded)) {
-      return yield* new InvalidSettingValue({ message: ParseResult.TreeFormatter.formatErrorSync(decoded.left) })
+      return yield* new InvalidSettingValue({
+        message: ParseResult.TreeFormatter.formatErrorSync(decoded.left),
+        fields: fieldsOf(decoded.left)
+      })
     }
     return { entry, after: encoded(entry.setting, decoded.right) }
   })

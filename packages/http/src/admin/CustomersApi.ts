@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { CustomerSort, CustomerStatus, KoboString, KycStatus, type Notice, StaffAccess } from "@app/domain"
 import { Schema } from "effect"
-import { PlanView } from "../plans/Views.js"
+import { planView, PlanView } from "../plans/Views.js"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
@@ -65,6 +65,60 @@ export const CustomerFileView = Schema.Struct({
   audit: Schema.Array(AuditEntryView)
 })
 
+/** GET /admin/customers/{id}/plan: the plan readable, with the per-cycle fee and Borrow and Extra Cash used. */
+export const CustomerPlanView = Schema.Struct({
+  plan: Schema.NullOr(Schema.Struct({
+    ...PlanView.fields,
+    perCycleFeeKobo: KoboString.annotations({ description: "the NIP fee with VAT debited with each regular payout (the plan's fee cap applied)" }),
+    borrow: Schema.Struct({ used: Schema.Number, cap: Schema.Number }),
+    extraCash: Schema.Struct({
+      usedToday: Schema.Number.annotations({ description: "today in the plan's time zone" }),
+      perDay: Schema.Number,
+      usedTotal: Schema.Number,
+      perPlan: Schema.Number,
+      feeBasisPoints: KoboString.annotations({ description: "the flat fee on the amount: 400 = 4%" })
+    })
+  })).annotations({ description: "null when the customer has never had a plan" })
+})
+
+export const customerPlanView = (found: StaffAccess.CustomerPlan.CustomerPlan | null) => ({
+  plan: found === null ? null : {
+    ...planView(found.plan),
+    perCycleFeeKobo: found.perCycleFeeKobo,
+    borrow: found.borrow,
+    extraCash: found.extraCash
+  }
+})
+
+/** One message of a customer's log: never a code's value, its hash, or a body. */
+export const MessageLogEntryView = Schema.Struct({
+  id: Schema.String,
+  source: Schema.Literal("one_time_code", "outbox").annotations({
+    description: "one_time_code: a message carrying a one-time code (sent at once, never queued); outbox: any other (queued, then sent)"
+  }),
+  channel: Schema.Literal("email", "sms"),
+  kind: Schema.String.annotations({ description: "the code's purpose or the message's kind: email_verification, password_reset, spending_report…" }),
+  destination: Schema.String.annotations({ description: "masked: a***@example.com, *********0123" }),
+  status: Schema.Literal("pending", "sent", "failed").annotations({
+    description: "pending: queued, not sent yet; sent: handed to the SMTP relay or SMS gateway; failed: given up (a staff alert was raised)"
+  }),
+  deliveryAttempts: Schema.NullOr(Schema.Number),
+  lastError: Schema.NullOr(Schema.String).annotations({ description: "a status code or an error class, never the peer's text" }),
+  createdAt: Schema.String,
+  sentAt: Schema.NullOr(Schema.String),
+  codeState: Schema.NullOr(Schema.Literal("used", "replaced", "locked", "expired", "open")).annotations({
+    description: "for a message with a code: where the code stands (never the code itself)"
+  }),
+  codeExpiresAt: Schema.NullOr(Schema.String)
+})
+
+export const messageLogEntryView = (m: StaffAccess.CustomerMessages.MessageLogEntry) => ({
+  ...m,
+  createdAt: m.createdAt.toISOString(),
+  sentAt: m.sentAt?.toISOString() ?? null,
+  codeExpiresAt: m.codeExpiresAt?.toISOString() ?? null
+})
+
 const DirectoryQuery = Body({
   q: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100, msg("Must be at most 100 characters"))), { exact: true }),
   status: Schema.optionalWith(CustomerStatus.annotations(msg("status must be unverified, verified, active, suspended, closed or deleted")), { exact: true }),
@@ -114,6 +168,28 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       .addSuccess(success("Admin", CustomerFileView))
       .addError(failuresOf(400, 401, 403, 404))
       .annotate(OpenApi.Description, "One customer: KYC, plan, recent transactions, notices, tickets and audit trail; never a hash or secret.")
+  )
+  .add(
+    HttpApiEndpoint.get("plan")`/${CustomerId}/plan`
+      .addSuccess(success("Admin", CustomerPlanView))
+      .addError(failuresOf(400, 401, 403, 404))
+      .annotate(
+        OpenApi.Description,
+        "customers:read. The customer's plan (the open one, else the latest completed one; null when none) with the fee " +
+          "each payout is charged and how much of Borrow and Extra Cash it has used against the caps. 404 for an unknown customer."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("messages")`/${CustomerId}/messages`
+      .addSuccess(success("Admin", Schema.Array(MessageLogEntryView)))
+      .addError(failuresOf(400, 401, 403, 404))
+      .annotate(
+        OpenApi.Description,
+        "customers:read. The emails and SMS sent to the customer, newest first (at most 100): one-time codes issued to the " +
+          "account and queued messages to its email or phone, with kind, channel, masked destination, status and times. " +
+          "Never a code's value or a message's body: for \"I did not get my code\", it says whether one was sent, where, and " +
+          "whether it was used, replaced or expired. 404 for an unknown customer."
+      )
   )
   .add(
     HttpApiEndpoint.post("freeze")`/${CustomerId}/freeze`

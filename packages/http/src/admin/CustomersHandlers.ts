@@ -9,7 +9,7 @@ import { CurrentStaff } from "../shared/Security.js"
 import { transactionView } from "../transactions/Views.js"
 import { approvalView } from "./ApprovalsApi.js"
 import { auditEntryView } from "./AuditApi.js"
-import { customerSummaryView, noticeView } from "./CustomersApi.js"
+import { customerPlanView, customerSummaryView, messageLogEntryView, noticeView } from "./CustomersApi.js"
 import { staffTicketView } from "./SupportDeskApi.js"
 
 const admin = mapDomainErrors("Admin")
@@ -35,6 +35,13 @@ export const AdminCustomersHandlers = HttpApiBuilder.group(Api, "adminCustomers"
           tickets: f.tickets.map(staffTicketView),
           audit: f.audit.map(auditEntryView)
         })),
+        admin
+      ))
+    .handle("plan", ({ path }) =>
+      Effect.flatMap(CurrentStaff, (actor) => StaffAccess.CustomerPlan.plan(actor, path.id)).pipe(Effect.map(customerPlanView), admin))
+    .handle("messages", ({ path }) =>
+      Effect.flatMap(CurrentStaff, (actor) => StaffAccess.CustomerMessages.messages(actor, path.id)).pipe(
+        Effect.map((log) => log.map(messageLogEntryView)),
         admin
       ))
     .handle("freeze", ({ path, payload }) =>

@@ -69,7 +69,7 @@ export const adminErrors = {
       email: ["send-link sends the link to the member's own email and never changes it; a superadmin changes it with PATCH /api/v1/admin/staff/{id}/email"]
     }),
   SettingNotFound: (e) => ({ status: 404, code: "SETTING_NOT_FOUND", message: "No such setting", detail: { key: e.key } }),
-  InvalidSettingValue: (e) => validationError({ value: [e.message] }),
+  InvalidSettingValue: (e) => validationError(e.fields ?? { value: [e.message] }),
   AlertNotFound: () => ({ status: 404, code: "ALERT_NOT_FOUND", message: "No open alert has this id" }),
   AdminTransactionNotFound: () => ({ status: 404, code: "TRANSACTION_NOT_FOUND", message: "Transaction not found" }),
   AdminCustomerNotFound: () => ({ status: 404, code: "CUSTOMER_NOT_FOUND", message: "Customer not found" }),
