@@ -1,9 +1,12 @@
 /** The HTTP contract of customers in the back office: the directory and one customer's file. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CustomerSort, CustomerStatus, KoboString, KycStatus, type Notice, StaffAccess } from "@app/domain"
+import {
+  AdminCustomerNotFound, CustomerSort, CustomerStatus, KoboString, KycStatus, type Notice, PermissionDenied,
+  StaffAccess
+} from "@app/domain"
 import { Schema } from "effect"
 import { PlanView } from "../plans/Views.js"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -102,7 +105,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.get("search", "/")
       .setUrlParams(DirectoryQuery)
       .addSuccess(success("Admin", PageView(CustomerSummaryView)))
-      .addError(failuresOf(400, 401, 403))
+      .addError(errors(PermissionDenied))
       .annotate(
         OpenApi.Description,
         "Customers matching q (name, email, phone, account number, referral code or id), status, kyc and officer, sorted " +
@@ -112,14 +115,14 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
   .add(
     HttpApiEndpoint.get("detail")`/${CustomerId}`
       .addSuccess(success("Admin", CustomerFileView))
-      .addError(failuresOf(400, 401, 403, 404))
+      .addError(errors(PermissionDenied, AdminCustomerNotFound))
       .annotate(OpenApi.Description, "One customer: KYC, plan, recent transactions, notices, tickets and audit trail; never a hash or secret.")
   )
   .add(
     HttpApiEndpoint.post("freeze")`/${CustomerId}/freeze`
       .setPayload(FreezeBody)
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer frozen." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(PermissionDenied, AdminCustomerNotFound, StaffAccess.Freezes.CustomerNotFreezable))
       .annotate(
         OpenApi.Description,
         "customers:freeze, a reason required. customerStatus suspended and every session revoked at once; the core account " +
@@ -131,7 +134,10 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.post("unfreeze")`/${CustomerId}/unfreeze`
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer unfrozen." }))
       .addSuccess(pendingApproval("Unfreeze filed for a second member's approval."))
-      .addError(failuresOf(400, 401, 403, 404, 409, 502))
+      .addError(errors(
+        PermissionDenied, AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale,
+        StaffAccess.Freezes.CustomerNotSuspended, StaffAccess.Freezes.ProviderUnfreezeFailed
+      ))
       .annotate(
         OpenApi.Description,
         "customers:unfreeze. The bank lifts its freeze (quoting the freeze reference) and customerStatus goes back to active. " +

@@ -1,8 +1,8 @@
 /** The HTTP contract of deletion review in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { KoboString, type StaffAccess } from "@app/domain"
+import { DeletionAlreadyReviewed, DeletionNotFound, KoboString, PermissionDenied, type StaffAccess } from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -47,7 +47,7 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(Body({ status: Schema.optionalWith(Status, { exact: true, default: () => "pending_review" as const }), ...pageFields }))
       .addSuccess(success("Admin", PageView(DeletionView)))
-      .addError(failuresOf(400, 401, 403))
+      .addError(errors(PermissionDenied))
       .annotate(OpenApi.Description, "Account deletions with what was tied to each customer, newest first; pending_review by default (deletions:read).")
   )
   .add(
@@ -56,7 +56,7 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000, msg("Must be at most 2000 characters"))), { exact: true })
       })))
       .addSuccess(success("Admin", DeletionView, { message: "Deletion reviewed." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(PermissionDenied, DeletionNotFound, DeletionAlreadyReviewed))
       .annotate(OpenApi.Description, "Marks a deletion reviewed, with an optional note; once (409 after). Audited (deletions:review).")
   )
   .middleware(StaffAuthentication)

@@ -1,8 +1,8 @@
 /** The HTTP contract of the back office's dashboard: GET /admin/overview. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { CustomerStatus, KoboString, KycStatus, StaffAccess } from "@app/domain"
+import { CustomerStatus, KoboString, KycStatus, PermissionDenied, StaffAccess } from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { IntParam } from "../shared/Paging.js"
 import { Body } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -51,7 +51,7 @@ export class AdminOverviewApi extends HttpApiGroup.make("adminOverview")
     HttpApiEndpoint.get("overview", "/overview")
       .setUrlParams(OverviewQuery)
       .addSuccess(success("Admin", OverviewView))
-      .addError(failuresOf(400, 401, 403))
+      .addError(errors(PermissionDenied))
       .annotate(
         OpenApi.Description,
         "The dashboard (overview:read). The window is the last `days` whole UTC days, today included: `from` and `to` " +
