@@ -31,9 +31,9 @@ describe("a failure class", () => {
       status: 400,
       code: "INSUFFICIENT_BALANCE",
       apiObject: "Transaction",
-      message: "Insufficient balance",
       detail: { requiredKobo: "150", availableKobo: "100" }
     })
+    expect(failure.message).toBe("Insufficient balance")
     expect(InsufficientBalance.kinds[0]).toMatchObject({ status: 400, code: "INSUFFICIENT_BALANCE" })
   })
 
@@ -65,6 +65,7 @@ describe("errors(…)", () => {
     expect(wire).toMatchObject({ code: 400, status: "failure", error: { code: "INSUFFICIENT_BALANCE" }, data: { code: "INSUFFICIENT_BALANCE" } })
     const decoded = Schema.decodeUnknownSync(schema)(wire)
     expect({ ...decoded }).toEqual({ ...failure })
+    expect(decoded.message).toBe(failure.message)
     const other = Schema.decodeUnknownSync(schema)(failureBody(toHttpFailure("Transaction")(new MovementInFlight())))
     expect(other.code).toBe("MOVEMENT_IN_FLIGHT")
     // a code the schemas do not declare is refused, as a client would refuse it

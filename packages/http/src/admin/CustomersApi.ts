@@ -105,7 +105,6 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.get("search", "/")
       .setUrlParams(DirectoryQuery)
       .addSuccess(success("Admin", PageView(CustomerSummaryView)))
-      .addError(errors(PermissionDenied))
       .annotate(
         OpenApi.Description,
         "Customers matching q (name, email, phone, account number, referral code or id), status, kyc and officer, sorted " +
@@ -115,14 +114,14 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
   .add(
     HttpApiEndpoint.get("detail")`/${CustomerId}`
       .addSuccess(success("Admin", CustomerFileView))
-      .addError(errors(PermissionDenied, AdminCustomerNotFound))
+      .addError(errors(AdminCustomerNotFound))
       .annotate(OpenApi.Description, "One customer: KYC, plan, recent transactions, notices, tickets and audit trail; never a hash or secret.")
   )
   .add(
     HttpApiEndpoint.post("freeze")`/${CustomerId}/freeze`
       .setPayload(FreezeBody)
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer frozen." }))
-      .addError(errors(PermissionDenied, AdminCustomerNotFound, StaffAccess.Freezes.CustomerNotFreezable))
+      .addError(errors(AdminCustomerNotFound, StaffAccess.Freezes.CustomerNotFreezable))
       .annotate(
         OpenApi.Description,
         "customers:freeze, a reason required. customerStatus suspended and every session revoked at once; the core account " +
@@ -135,7 +134,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer unfrozen." }))
       .addSuccess(pendingApproval("Unfreeze filed for a second member's approval."))
       .addError(errors(
-        PermissionDenied, AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale,
+        AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale,
         StaffAccess.Freezes.CustomerNotSuspended, StaffAccess.Freezes.ProviderUnfreezeFailed
       ))
       .annotate(
@@ -145,6 +144,8 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
           "ADMIN_FOUR_EYES=true: 202 with the pending approval, applied when a second member approves it."
       )
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin/customers")
   .annotate(OpenApi.Title, "Admin customers")

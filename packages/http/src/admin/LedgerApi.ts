@@ -88,7 +88,6 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.get("search", "/transactions")
       .setUrlParams(SearchQuery)
       .addSuccess(success("Admin", PageView(TransactionView)))
-      .addError(errors(PermissionDenied))
       .annotate(
         OpenApi.Description,
         "Every customer's transactions, newest first: by id, reference (ours or the provider's), customer, status, " +
@@ -98,7 +97,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.post("requery")`/transactions/${TransactionId}/requery`
       .addSuccess(success("Admin", RequeryView))
-      .addError(errors(PermissionDenied, AdminTransactionNotFound))
+      .addError(errors(AdminTransactionNotFound))
       .annotate(
         OpenApi.Description,
         "Asks the provider about the transaction's debit and transfer references and answers its statuses beside ours " +
@@ -111,7 +110,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
       .setPayload(ResolveBody)
       .addSuccess(success("Admin", ResolutionView, { message: "Movement resolved." }))
       .addSuccess(pendingApproval("Resolution filed for a second member's approval."))
-      .addError(errors(PermissionDenied, AdminTransactionNotFound, MovementNotAwaitingOperator))
+      .addError(errors(AdminTransactionNotFound, MovementNotAwaitingOperator))
       .annotate(
         OpenApi.Description,
         "transactions:resolve. Records what staff established with the bank about a movement parked after the bank " +
@@ -126,20 +125,18 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.get("disbursements", "/disbursements")
       .setUrlParams(Body({ status: opt(Status), ...pageFields }))
       .addSuccess(success("Admin", PageView(TransactionView)))
-      .addError(errors(PermissionDenied))
       .annotate(OpenApi.Description, "Every plan payout (purpose disbursement), newest first, optionally by status (disbursements:read).")
   )
   .add(
     HttpApiEndpoint.get("failedJobs", "/jobs/failed")
       .setUrlParams(Body(pageFields))
       .addSuccess(success("Admin", PageView(TransactionView)))
-      .addError(errors(PermissionDenied))
       .annotate(OpenApi.Description, "Payouts that failed after their retries, newest first (jobs:read).")
   )
   .add(
     HttpApiEndpoint.post("retryFailedJob")`/jobs/failed/${TransactionId}/retry`
       .addSuccess(success("Admin", RetryView))
-      .addError(errors(PermissionDenied, AdminTransactionNotFound, StaffAccess.JobRetryRefused))
+      .addError(errors(AdminTransactionNotFound, StaffAccess.JobRetryRefused))
       .annotate(
         OpenApi.Description,
         "Makes the plan of a failed payout due now (a paused plan resumes with its attempts reset), so the next " +
@@ -148,6 +145,8 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
           "Audited (jobs:retry)."
       )
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin")
   .annotate(OpenApi.Title, "Admin ledger")

@@ -51,7 +51,6 @@ export class AdminOverviewApi extends HttpApiGroup.make("adminOverview")
     HttpApiEndpoint.get("overview", "/overview")
       .setUrlParams(OverviewQuery)
       .addSuccess(success("Admin", OverviewView))
-      .addError(errors(PermissionDenied))
       .annotate(
         OpenApi.Description,
         "The dashboard (overview:read). The window is the last `days` whole UTC days, today included: `from` and `to` " +
@@ -66,6 +65,8 @@ export class AdminOverviewApi extends HttpApiGroup.make("adminOverview")
           "Amounts are decimal strings of kobo."
       )
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin")
   .annotate(OpenApi.Title, "Admin overview")

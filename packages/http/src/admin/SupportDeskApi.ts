@@ -60,46 +60,47 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
     HttpApiEndpoint.get("queue", "/tickets")
       .setUrlParams(QueueQuery)
       .addSuccess(success("Admin", PageView(StaffTicketView)))
-      .addError(errors(PermissionDenied))
       .annotate(OpenApi.Description, "Tickets newest activity first, by status, category, assignee (a staff id or none) and customer (support:read).")
   )
   .add(
     HttpApiEndpoint.get("ticket")`/tickets/${TicketId}`
       .addSuccess(success("Admin", StaffTicketDetailView))
-      .addError(errors(PermissionDenied, TicketNotFound))
+      .addError(errors(TicketNotFound))
   )
   .add(
     HttpApiEndpoint.post("reply")`/tickets/${TicketId}/messages`
       .setPayload(Body({ message: MessageBody }))
       .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }), { status: 201, message: "Reply sent." }))
-      .addError(errors(PermissionDenied, StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Description, "A reply the customer sees (and is emailed); the ticket then awaits the customer. 409 on a closed ticket.")
   )
   .add(
     HttpApiEndpoint.post("note")`/tickets/${TicketId}/notes`
       .setPayload(Body({ note: NoteBody }))
       .addSuccess(success("Admin", NoteView, { status: 201, message: "Note added." }))
-      .addError(errors(PermissionDenied, StaffNotFound, TicketNotFound))
+      .addError(errors(StaffNotFound, TicketNotFound))
       .annotate(OpenApi.Description, "An internal note: staff only; it changes nothing a customer can see, not even updatedAt.")
   )
   .add(
     HttpApiEndpoint.post("assign")`/tickets/${TicketId}/assign`
       .setPayload(Body({ staffId: Schema.NullOr(Uuid).annotations({ description: "the assignee, or null to unassign" }) }))
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket assigned." }))
-      .addError(errors(PermissionDenied, StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
   )
   .add(
     HttpApiEndpoint.post("resolve")`/tickets/${TicketId}/resolve`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket resolved." }))
-      .addError(errors(PermissionDenied, TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Description, "Resolved: a customer reply reopens it.")
   )
   .add(
     HttpApiEndpoint.post("close")`/tickets/${TicketId}/close`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket closed." }))
-      .addError(errors(PermissionDenied, TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Description, "Closed for good: replies are refused (409 TICKET_CLOSED).")
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin/support")
   .annotate(OpenApi.Title, "Admin support desk")

@@ -29,19 +29,20 @@ export class ProfileApi extends HttpApiGroup.make("profile")
   .add(
     HttpApiEndpoint.get("getProfile", "/users/profile")
       .addSuccess(success("User", UserProfileView))
-      .addError(errors(AccountNotFound))
   )
   .add(
     HttpApiEndpoint.patch("updateProfile", "/users/profile")
       .setPayload(Body({ name: Schema.optional(DisplayName), whatsappNumber: Schema.optional(Schema.NullOr(Phone)) }))
       .addSuccess(success("User", UserProfileView, { message: "Profile updated." }))
-      .addError(errors(AccountNotFound, OriginNotAllowed))
+      .addError(errors(OriginNotAllowed))
       .annotate(
         OpenApi.Description,
         "Changes the display name and the WhatsApp number (null clears it). Refused (403 ORIGIN_NOT_ALLOWED) from a web " +
           "origin not in APP_ORIGINS, or when the browser marks the request cross-site."
       )
   )
+  // every endpoint here reads the signed-in customer's account
+  .addError(errors(AccountNotFound))
   .middleware(CookieAuthentication)
   .annotate(OpenApi.Title, "User profile (cookie)")
 {}

@@ -53,7 +53,6 @@ export class SupportApi extends HttpApiGroup.make("support")
     HttpApiEndpoint.get("list", "/tickets")
       .setUrlParams(PageParams)
       .addSuccess(success("Support", TicketPageView))
-      .addError(errors(AccountNotFound))
       .annotate(OpenApi.Description, "The customer's support tickets, newest activity (lastMessageAt) first.")
   )
   .add(
@@ -70,7 +69,7 @@ export class SupportApi extends HttpApiGroup.make("support")
         )
       }))
       .addSuccess(success("Support", TicketDetailView, { status: 201, message: "Ticket opened." }))
-      .addError(errors(AccountNotFound, TooManyOpenTickets))
+      .addError(errors(TooManyOpenTickets))
       .annotate(
         OpenApi.Description,
         `Opens a ticket (status open) with its first message. 400 when transactionId is not one of the customer's own ` +
@@ -80,7 +79,7 @@ export class SupportApi extends HttpApiGroup.make("support")
   .add(
     HttpApiEndpoint.get("get")`/tickets/${TicketId}`
       .addSuccess(success("Support", TicketDetailView))
-      .addError(errors(AccountNotFound, TicketNotFound))
+      .addError(errors(TicketNotFound))
       .annotate(
         OpenApi.Description,
         "The ticket and its conversation, oldest message first; internal notes are never included. " +
@@ -91,13 +90,15 @@ export class SupportApi extends HttpApiGroup.make("support")
     HttpApiEndpoint.post("reply")`/tickets/${TicketId}/messages`
       .setPayload(Body({ message: MessageBody }))
       .addSuccess(success("Support", ReplyView, { status: 201, message: "Reply sent." }))
-      .addError(errors(AccountNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(
         OpenApi.Description,
         "Adds the customer's reply; the ticket becomes open (a resolved ticket is reopened). 409 TICKET_CLOSED on a closed ticket; " +
           `409 TICKET_CONVERSATION_FULL once the conversation holds ${Support.MAX_MESSAGES} messages.`
       )
   )
+  // every endpoint here reads the signed-in customer's account
+  .addError(errors(AccountNotFound))
   .middleware(Authentication)
   .prefix("/api/v1/support")
   .annotate(OpenApi.Title, "Support")
