@@ -24,9 +24,10 @@ import { PlansApi } from "./plans/Api.js"
 import { ProfileApi } from "./profile/Api.js"
 import { ReferralsApi } from "./referrals/Api.js"
 import { SupportApi } from "./support/Api.js"
-import { errorCatalogueMarkdown } from "./DomainErrors.js"
-import { Failures } from "./shared/Envelope.js"
-import { documentValidationFailures } from "./shared/OpenApiDoc.js"
+import { RequestTimedOut } from "./edge/Errors.js"
+import { InternalError, ValidationError } from "./shared/ApiErrors.js"
+import { errors } from "./shared/Envelope.js"
+import { documentFailures } from "./shared/OpenApiDoc.js"
 import { Authentication } from "./shared/Security.js"
 import { SpendingsApi } from "./spending/Api.js"
 import { TransactionsApi } from "./transactions/Api.js"
@@ -61,17 +62,16 @@ export class Api extends HttpApi.make("kobo-plans")
   .add(SupportApi)
   .add(LifecycleApi)
   .add(OpsApi)
-  // anything unexpected (a defect: ErrorMiddleware) and provider trouble; each endpoint declares the rest
-  .addError(Failures[500])
-  // the request time limit (edge/RequestTimeout.ts) applies to every endpoint
-  .addError(Failures[503])
+  // what any operation can answer (ErrorMiddleware, edge/RequestTimeout.ts): bad input, a defect,
+  // the request time limit; each endpoint declares the failures of its own (`errors(…)`)
+  .addError(errors(ValidationError, InternalError, RequestTimedOut))
   .annotate(OpenApi.Title, "Custodial savings and scheduled disbursement service")
   .annotate(OpenApi.Version, "1.0.0")
-  .annotate(OpenApi.Transform, documentValidationFailures)
+  .annotate(OpenApi.Transform, documentFailures)
   .annotate(
     OpenApi.Description,
     "Every response uses the envelope `{apiObject, code, status, message, result}`. Every failure also " +
       "carries `error`: an object with a stable machine-readable `code` (branch on it, never on the message) " +
-      "and any detail.\n\n## Error codes\n\n" + errorCatalogueMarkdown
+      "and any detail. Each operation lists the codes it can answer; the last section, Error codes, lists them all."
   )
 {}

@@ -1,7 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { type AccountSuspended, Auth, StaffAccess, StaffRepo, StaffTokens, type Unauthenticated } from "@app/domain"
 import { Effect, Layer, Redacted } from "effect"
-import { toHttpFailure } from "./DomainErrors.js"
+import { toHttpFailure } from "./shared/Envelope.js"
 import { apiObjectForUrl } from "./ErrorMiddleware.js"
 import { Authentication, AuthenticationAllowingSuspended, CookieAuthentication, StaffAuthentication } from "./shared/Security.js"
 

@@ -13,7 +13,8 @@ import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServer
 import { Cause, Effect, Option } from "effect"
 import { Api } from "./Api.js"
 import { currentCorrelationId } from "./edge/Correlation.js"
-import { failureResponse, HttpFailure, httpFailure, validationFailure } from "./shared/Envelope.js"
+import { InternalError, RouteNotFound, ValidationError } from "./shared/ApiErrors.js"
+import { failureResponse, HttpFailure, toHttpFailure } from "./shared/Envelope.js"
 
 const apiObjects: ReadonlyArray<readonly [string, string]> = [
   ["/api/v1/auth", "Auth"],
@@ -43,8 +44,12 @@ const decodeFailure = (apiObject: string, error: HttpApiError.HttpApiDecodeError
     if (issue.path.length === 0) formErrors.push(message.startsWith("Expected ") ? "The request body must be a JSON object" : message)
     else (fieldErrors[issue.path.map(String).join(".")] ??= []).push(message)
   }
-  return validationFailure(apiObject, fieldErrors, formErrors)
+  return toHttpFailure(apiObject)(new ValidationError({ fieldErrors, formErrors }))
 }
+
+/** A 400 about the request as a whole (not JSON, too large, a NUL character…). */
+export const requestRefused = (apiObject: string, formError: string) =>
+  toHttpFailure(apiObject)(new ValidationError({ fieldErrors: {}, formErrors: [formError] }))
 
 const describeRequestError = (error: HttpServerError.RequestError) => {
   const text = String((error.cause as { message?: unknown } | undefined)?.message ?? error.description ?? "")
@@ -79,10 +84,10 @@ export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
         if (error instanceof HttpApiError.HttpApiDecodeError) return failureResponse(decodeFailure(apiObject, error))
         if (HttpServerError.isServerError(error)) {
           if (error._tag === "RouteNotFound") {
-            return failureResponse(httpFailure(404, "ROUTE_NOT_FOUND", apiObject, "Route not found"))
+            return failureResponse(toHttpFailure(apiObject)(new RouteNotFound()))
           }
           if (error._tag === "RequestError") {
-            return failureResponse(validationFailure(apiObject, {}, [describeRequestError(error)]))
+            return failureResponse(requestRefused(apiObject, describeRequestError(error)))
           }
         }
         const correlationId = yield* currentCorrelationId
@@ -94,15 +99,7 @@ export const ErrorEnvelopeMiddleware = HttpApiBuilder.middleware(
             cause: Cause.pretty(cause)
           })
         )
-        return failureResponse(
-          httpFailure(
-            500,
-            "INTERNAL_ERROR",
-            apiObject,
-            "Something went wrong on our side. Please try again; if it persists, contact support with the correlation id.",
-            { correlationId }
-          )
-        )
+        return failureResponse(toHttpFailure(apiObject)(new InternalError({ correlationId })))
       }))
   ),
   { withContext: true }
@@ -118,7 +115,7 @@ export const rejectOversizedBodies = (maxBytes: number) => <E, R>(app: HttpApp.D
     const declared = Number(request.headers["content-length"] ?? "0")
     return Number.isFinite(declared) && declared > maxBytes
       ? Effect.succeed(
-        failureResponse(validationFailure(apiObjectForUrl(request.url), {}, ["Request body is too large"])).pipe(
+        failureResponse(requestRefused(apiObjectForUrl(request.url), "Request body is too large")).pipe(
           HttpServerResponse.setHeader("connection", "close")
         )
       )

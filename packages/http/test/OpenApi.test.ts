@@ -2,7 +2,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { errorCatalogue } from "../src/DomainErrors.js"
+import { errorCatalogue } from "../src/ErrorCatalogue.js"
 import { api } from "./support/Fixtures.js"
 import { TestServer } from "./support/TestServer.js"
 
@@ -94,16 +94,37 @@ layer(TestServer, { excludeTestServices: true, timeout: "60 seconds" })("openapi
         expect(checked).toBeGreaterThan(Object.keys(doc.paths).length)
       }))
 
-    it.effect("publishes the whole catalogue in the description, and docs/errors.md shows it too", () =>
+    it.effect("publishes the whole catalogue as the last section, after the endpoints, and docs/errors.md shows it too", () =>
       Effect.gen(function*() {
         const doc = (yield* api("GET", "/api/v1/openapi.json")).body
         const page = fs.readFileSync(new URL("../../../docs/errors.md", import.meta.url), "utf8")
+        const last = doc.tags[doc.tags.length - 1]
+        expect(last.name).toBe("Error codes")
         expect(Object.keys(errorCatalogue).length).toBeGreaterThan(40)
         for (const [code, { status }] of Object.entries(errorCatalogue)) {
           expect(code).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/)
-          expect(doc.info.description, code).toContain(`| \`${code}\` | ${status} |`)
+          expect(last.description, code).toContain(`| \`${code}\` | ${status} |`)
           expect(page, `docs/errors.md lists ${code}`).toContain(`| \`${code}\` | ${status} |`)
         }
+      }))
+
+    it.effect("lists under each operation the codes it can answer, each with its meaning", () =>
+      Effect.gen(function*() {
+        const doc = (yield* api("GET", "/api/v1/openapi.json")).body
+        const transfer = doc.paths["/api/v1/transactions/transfer"].post.responses
+        const refs = (status: string) =>
+          (transfer[status].content["application/json"].schema.anyOf ?? [transfer[status].content["application/json"].schema])
+            .map((s: { $ref: string }) => s.$ref.split("/").pop())
+        expect(refs("400")).toEqual(expect.arrayContaining(["VALIDATION_ERROR", "INSUFFICIENT_BALANCE", "MOVEMENT_IN_FLIGHT"]))
+        expect(refs("409")).toEqual(["IDEMPOTENCY_CONFLICT"])
+        expect(refs("401")).toEqual(["AUTHENTICATION_REQUIRED"])
+        expect(transfer["400"].description).toContain(`- \`INSUFFICIENT_BALANCE\`: ${errorCatalogue.INSUFFICIENT_BALANCE!.meaning}`)
+        // a code another operation answers is not listed here
+        expect(refs("400")).not.toContain("BVN_TAKEN")
+        // the schema of a code fixes error.code and data.code to it
+        const schema = doc.components.schemas.INSUFFICIENT_BALANCE
+        expect(schema.properties.error.properties.code.enum).toEqual(["INSUFFICIENT_BALANCE"])
+        expect(schema.properties.code.enum).toEqual([400])
       }))
   })
 

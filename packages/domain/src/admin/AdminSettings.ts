@@ -3,24 +3,38 @@
  * settings:read list them, a superadmin (settings:write) changes one. An invalid value is refused
  * (400 naming `value`) and the old value stays; a change is audited with its before and after.
  */
-import { Data, Effect, Either, Option, ParseResult, Schema } from "effect"
+import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import * as Settings from "../settings/Settings.js"
 import { atomically, now } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
+import { Failure, validation, ValidationKind } from "../shared/Failure.js"
 
 /** No setting has this key (404). */
-export class SettingNotFound extends Data.TaggedError("SettingNotFound")<{ readonly key: string }> {}
+export class SettingNotFound extends Failure("SettingNotFound", {
+  status: 404,
+  code: "SETTING_NOT_FOUND",
+  message: "No such setting",
+  meaning: "No app setting has this key (`error.key`); GET /admin/settings lists them"
+})<{ readonly key: string }> {
+  override answer() {
+    return { ...super.answer(), detail: { key: this.key } }
+  }
+}
 /**
  * The value does not fit the setting's schema (400): `fields` names each problem by its path in the
  * value (`value.perDay`, `value.tiers.0.feeKobo`; `value` for the whole), so a form shows it by its field.
  */
-export class InvalidSettingValue extends Data.TaggedError("InvalidSettingValue")<{
+export class InvalidSettingValue extends Failure("InvalidSettingValue", ValidationKind)<{
   readonly message: string
   readonly fields?: Readonly<Record<string, ReadonlyArray<string>>>
-}> {}
+}> {
+  override answer() {
+    return validation(this.fields ?? { value: [this.message] })
+  }
+}
 
 /** The problems of a decode failure by their path in the value. */
 const fieldsOf = (error: ParseResult.ParseError): Record<string, Array<string>> => {

@@ -10,7 +10,7 @@
  * was lifted and the customer frozen again, it is refused (UnfreezeStale, 409) and closed as
  * rejected, so a stale approval never lifts a later freeze.
  */
-import { Context, Data, Effect, Option, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import type { Page, PageRequest } from "../shared/Paging.js"
 import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
@@ -22,6 +22,7 @@ import { can, type Permission } from "./Permissions.js"
 import { PermissionDenied } from "./StaffErrors.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
+import { Failure } from "../shared/Failure.js"
 
 export const ApprovalAction = Schema.Union(
   Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
@@ -78,11 +79,30 @@ export class ApprovalRepo extends Context.Tag("domain/ApprovalRepo")<ApprovalRep
 export class FourEyes extends Context.Reference<FourEyes>()("domain/FourEyes", { defaultValue: () => ({ enabled: false }) }) {}
 
 /** No approval has this id (404). */
-export class ApprovalNotFound extends Data.TaggedError("ApprovalNotFound")<{}> {}
+export class ApprovalNotFound extends Failure("ApprovalNotFound", {
+  status: 404,
+  code: "APPROVAL_NOT_FOUND",
+  message: "No approval request has this id",
+  meaning: "No four-eyes request has this id (or it is one your role cannot decide)"
+}) {}
 /** The approval was already approved or rejected (409). */
-export class ApprovalDecided extends Data.TaggedError("ApprovalDecided")<{ readonly status: ApprovalStatus }> {}
+export class ApprovalDecided extends Failure("ApprovalDecided", {
+  status: 409,
+  code: "APPROVAL_DECIDED",
+  message: "This request was already decided",
+  meaning: "The four-eyes request was already approved or rejected (`error.approvalStatus`)"
+})<{ readonly status: ApprovalStatus }> {
+  override answer() {
+    return { ...super.answer(), detail: { approvalStatus: this.status } }
+  }
+}
 /** The member who asked cannot decide their own request (403). */
-export class OwnApproval extends Data.TaggedError("OwnApproval")<{}> {}
+export class OwnApproval extends Failure("OwnApproval", {
+  status: 403,
+  code: "OWN_APPROVAL",
+  message: "A second member of staff must decide your own request",
+  meaning: "Four-eyes: the member who asked cannot approve or reject their own request"
+}) {}
 
 const permissionByKind: { readonly [K in ApprovalAction["_tag"]]: Permission } = {
   "settings.update": "settings:write",

@@ -6,7 +6,7 @@
  * with `balanceSeenAt`): it is refreshed on every read of the customer's account at the provider
  * (the profile, the balance, a deposit sync, a payout), and when staff open the customer's file.
  */
-import { Context, Data, Effect, Option, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import { BalanceCache } from "../banking/Caches.js"
 import type { CoreBankingError } from "../banking/CoreBanking.js"
 import { AccountRepo } from "../account/Ports.js"
@@ -18,6 +18,7 @@ import type { Page, PageRequest } from "../shared/Paging.js"
 import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
+import { Failure } from "../shared/Failure.js"
 
 export const CustomerSort = Schema.Literal("newest", "oldest", "balance_desc", "balance_asc")
 export type CustomerSort = typeof CustomerSort.Type
@@ -58,7 +59,12 @@ export class CustomerDirectory extends Context.Tag("domain/CustomerDirectory")<C
 const FILE_LIMIT = 20
 
 /** No customer has this id (404). */
-export class AdminCustomerNotFound extends Data.TaggedError("AdminCustomerNotFound")<{}> {}
+export class AdminCustomerNotFound extends Failure("AdminCustomerNotFound", {
+  status: 404,
+  code: "CUSTOMER_NOT_FOUND",
+  message: "Customer not found",
+  meaning: "No customer has this id"
+}) {}
 
 /** GET /admin/customers. */
 export const search = (actor: StaffMember, filter: CustomerFilter, page: PageRequest) =>

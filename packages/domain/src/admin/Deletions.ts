@@ -3,13 +3,14 @@
  * what was tied to the customer; staff list them (deletions:read) and mark one reviewed
  * (deletions:review) with an optional note, once. Audited.
  */
-import { Context, Data, Effect, Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import type { DeletionRecord } from "../lifecycle/Model.js"
 import type { Page, PageRequest } from "../shared/Paging.js"
 import { atomically, now } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
+import { Failure } from "../shared/Failure.js"
 
 export type DeletionStatus = DeletionRecord["status"]
 
@@ -29,9 +30,19 @@ export class DeletionDesk extends Context.Tag("domain/DeletionDesk")<DeletionDes
 }>() {}
 
 /** No deletion record has this id (404). */
-export class DeletionNotFound extends Data.TaggedError("DeletionNotFound")<{}> {}
+export class DeletionNotFound extends Failure("DeletionNotFound", {
+  status: 404,
+  code: "DELETION_NOT_FOUND",
+  message: "Deletion record not found",
+  meaning: "No deletion record has this id"
+}) {}
 /** The deletion record was reviewed already (409). */
-export class DeletionAlreadyReviewed extends Data.TaggedError("DeletionAlreadyReviewed")<{}> {}
+export class DeletionAlreadyReviewed extends Failure("DeletionAlreadyReviewed", {
+  status: 409,
+  code: "DELETION_ALREADY_REVIEWED",
+  message: "This deletion was already reviewed",
+  meaning: "The deletion record was reviewed already"
+}) {}
 
 /** GET /admin/deletions. */
 export const list = (actor: StaffMember, status: DeletionStatus, page: PageRequest) =>

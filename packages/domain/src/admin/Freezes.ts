@@ -25,7 +25,7 @@
  * so we never show active an account the bank holds. Under four-eyes an approval is bound to the
  * freeze it was filed for (UnfreezeStale otherwise).
  */
-import { Context, Data, Effect, Option, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import type { AccountWithCustomer } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
 import type { CustomerStatus } from "../account/Model.js"
@@ -40,6 +40,7 @@ import { AdminCustomerNotFound } from "./Customers.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
+import { Failure } from "../shared/Failure.js"
 
 export const FreezeState = Schema.Literal("pending_provider", "frozen", "no_core_account", "provider_failed", "provider_unknown")
 export type FreezeState = typeof FreezeState.Type
@@ -77,17 +78,50 @@ export class FreezeRepo extends Context.Tag("domain/FreezeRepo")<FreezeRepo, {
 }>() {}
 
 /** The customer is closing, closed or deleted: nothing to freeze (409). */
-export class CustomerNotFreezable extends Data.TaggedError("CustomerNotFreezable")<{ readonly status: string }> {}
+export class CustomerNotFreezable extends Failure("CustomerNotFreezable", {
+  status: 409,
+  code: "CUSTOMER_NOT_FREEZABLE",
+  message: "This customer is closing, closed or deleted: there is nothing to freeze",
+  meaning: "The customer is closing, closed or deleted (`error.customerStatus`): nothing to freeze"
+})<{ readonly status: string }> {
+  override answer() {
+    return { ...super.answer(), detail: { customerStatus: this.status } }
+  }
+}
 /** Only a suspended customer can be unfrozen (409). */
-export class CustomerNotSuspended extends Data.TaggedError("CustomerNotSuspended")<{ readonly status: string }> {}
+export class CustomerNotSuspended extends Failure("CustomerNotSuspended", {
+  status: 409,
+  code: "CUSTOMER_NOT_SUSPENDED",
+  message: "Only a suspended customer can be unfrozen",
+  meaning: "Unfreeze: the customer is not suspended (`error.customerStatus`)"
+})<{ readonly status: string }> {
+  override answer() {
+    return { ...super.answer(), detail: { customerStatus: this.status } }
+  }
+}
 /** The bank refused the unfreeze or did not answer: the customer stays suspended (502). */
-export class ProviderUnfreezeFailed extends Data.TaggedError("ProviderUnfreezeFailed")<{ readonly reason: string }> {}
+export class ProviderUnfreezeFailed extends Failure("ProviderUnfreezeFailed", {
+  status: 502,
+  code: "PROVIDER_UNFREEZE_FAILED",
+  message: "The bank did not unfreeze the core account; the customer stays suspended",
+  meaning: "Unfreeze: the bank refused or gave no final answer (`error.reason`); the customer stays suspended, try again"
+})<{ readonly reason: string }> {
+  override answer() {
+    return { ...super.answer(), detail: { reason: this.reason } }
+  }
+}
 
 /**
  * An unfreeze filed under four-eyes for one freeze found another (or none) when approved: that
  * freeze was lifted and the customer frozen again since, so the request is stale (409).
  */
-export class UnfreezeStale extends Data.TaggedError("UnfreezeStale")<{
+export class UnfreezeStale extends Failure("UnfreezeStale", {
+  status: 409,
+  code: "APPROVAL_STALE",
+  message: "The freeze this request was filed for was lifted since; the request is closed. File a new one for the current freeze",
+  meaning: "Four-eyes unfreeze: the freeze the request was filed for was lifted and the customer frozen again since; " +
+    "the request is closed as rejected and lifts nothing (file a new one)"
+})<{
   readonly filedFor: string | null
   readonly current: string | null
 }> {}

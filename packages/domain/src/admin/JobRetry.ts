@@ -15,7 +15,7 @@
  *   the customer's edit of the withdrawal account is the way out of that.
  * - Audited as `job.retry` on the plan, with the plan's state before and after.
  */
-import { Data, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { AccountRepo } from "../account/Ports.js"
 import { Instalment, Plan } from "../plans/Model.js"
 import { cycleIndex } from "../plans/Payouts.js"
@@ -28,9 +28,19 @@ import { AdminTransactionNotFound } from "./Ledger.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
+import { Failure } from "../shared/Failure.js"
 
 /** The payout cannot be retried; the message says why. */
-export class JobRetryRefused extends Data.TaggedError("JobRetryRefused")<{ readonly message: string }> {}
+export class JobRetryRefused extends Failure("JobRetryRefused", {
+  status: 409,
+  code: "JOB_RETRY_REFUSED",
+  meaning:
+    "Failed-job retry: not a failed plan payout, its instalment was since paid or is being paid, or the plan or customer cannot be paid now"
+})<{ readonly message: string }> {
+  override answer() {
+    return { ...super.answer(), message: `This payout cannot be retried: ${this.message}` }
+  }
+}
 
 export interface RetryResult {
   readonly transactionId: string

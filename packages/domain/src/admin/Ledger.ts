@@ -3,7 +3,7 @@
  * ones, and requery a movement at the provider (read-only: the provider's answer beside ours,
  * nothing is changed; the saga's own reconciliation acts on answers).
  */
-import { Context, Data, Effect, Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import { CoreBanking, type RequeryStatus } from "../banking/CoreBanking.js"
 import type { Kobo } from "../shared/Money.js"
 import type { Page, PageRequest } from "../shared/Paging.js"
@@ -14,6 +14,8 @@ import { now } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
+import { Failure } from "../shared/Failure.js"
+import { TransactionNotFoundKind } from "../transactions/Errors.js"
 
 export interface LedgerFilter {
   readonly id?: string
@@ -35,7 +37,7 @@ export class LedgerSearch extends Context.Tag("domain/LedgerSearch")<LedgerSearc
 }>() {}
 
 /** No transaction has this id (404). */
-export class AdminTransactionNotFound extends Data.TaggedError("AdminTransactionNotFound")<{}> {}
+export class AdminTransactionNotFound extends Failure("AdminTransactionNotFound", TransactionNotFoundKind) {}
 
 /** GET /admin/transactions. */
 export const search = (actor: StaffMember, filter: LedgerFilter, page: PageRequest) =>

@@ -11,22 +11,45 @@
  * 12 characters and are derived from our own ids, so a repeated call is deduplicated by the
  * provider and returns the first outcome.
  */
-import { Context, Data, type Effect, type Option } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { Kobo } from "../shared/Money.js"
+import { Failure } from "../shared/Failure.js"
 
-export class ProviderRefused extends Data.TaggedError("ProviderRefused")<{
+/**
+ * The provider's failures answer the spec's 500 with a descriptive message. An unknown outcome is
+ * not a failure of the operation: the client may retry safely (references are deduplicated).
+ */
+export class ProviderRefused extends Failure("ProviderRefused", {
+  status: 500,
+  code: "PROVIDER_REFUSED",
+  meaning: "The bank refused the request (`error.providerCode`)"
+})<{
   readonly operation: string
   /** provider response code, e.g. "51" insufficient funds, "57" not permitted, "07" invalid account */
   readonly code: string
   readonly reason: string
-}> {}
+}> {
+  override answer() {
+    return { ...super.answer(), message: `The bank refused the request: ${this.reason}`, detail: { providerCode: this.code } }
+  }
+}
 
-export class ProviderUnknownOutcome extends Data.TaggedError("ProviderUnknownOutcome")<{
+export class ProviderUnknownOutcome extends Failure("ProviderUnknownOutcome", {
+  status: 500,
+  code: "PROVIDER_UNKNOWN_OUTCOME",
+  message: "The bank did not confirm the request in time. Please try again shortly; it will not be applied twice.",
+  meaning: "The bank gave no answer in time; retrying is safe (never applied twice)"
+})<{
   readonly operation: string
   readonly detail: string
 }> {}
 
-export class ProviderMisconfigured extends Data.TaggedError("ProviderMisconfigured")<{
+export class ProviderMisconfigured extends Failure("ProviderMisconfigured", {
+  status: 500,
+  code: "PROVIDER_UNAVAILABLE",
+  message: "The bank is unavailable right now. Please try again later.",
+  meaning: "The bank cannot be used right now; retry later"
+})<{
   readonly operation: string
   readonly detail: string
 }> {}

@@ -1,7 +1,13 @@
 /**
  * Failures about notification settings.
  */
-import { Data } from "effect"
+import { Failure, validation, ValidationKind } from "../shared/Failure.js"
 
-/** A settings update that names neither smsEnabled nor emailEnabled. */
-export class NoSettingGiven extends Data.TaggedError("NoSettingGiven")<{}> {}
+export const NO_SETTING_MESSAGE = "Provide smsEnabled, emailEnabled or both"
+
+/** A settings update that names neither smsEnabled nor emailEnabled: about the request as a whole, a formError. */
+export class NoSettingGiven extends Failure("NoSettingGiven", ValidationKind) {
+  override answer() {
+    return validation({}, [NO_SETTING_MESSAGE])
+  }
+}

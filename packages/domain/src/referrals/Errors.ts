@@ -1,7 +1,11 @@
 /**
  * Failures about referrals.
  */
-import { Data } from "effect"
+import { Failure, validation, ValidationKind } from "../shared/Failure.js"
 
-/** The referral code given at sign-up belongs to no customer. */
-export class UnknownReferralCode extends Data.TaggedError("UnknownReferralCode")<{}> {}
+/** The referral code given at sign-up belongs to no customer: answered as validation, naming the field. */
+export class UnknownReferralCode extends Failure("UnknownReferralCode", ValidationKind) {
+  override answer() {
+    return validation({ referralCode: ["Unknown referral code"] })
+  }
+}

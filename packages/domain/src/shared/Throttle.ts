@@ -9,9 +9,10 @@
  * `release`s its attempt once it succeeded. Past the limit the action is refused with
  * `TooManyAttempts` (429, Retry-After: when the oldest counted attempt leaves the window).
  */
-import { Context, Data, Effect } from "effect"
+import { Context, Effect } from "effect"
 import { Ids } from "./Ports.js"
 import { now } from "./UseCase.js"
+import { Failure } from "./Failure.js"
 
 export type AttemptKind = "bvn_verification_failure" | "name_enquiry"
 
@@ -54,12 +55,32 @@ export class AttemptLog extends Context.Tag("domain/AttemptLog")<AttemptLog, {
 }>() {}
 
 /** Too many attempts of `kind` in the window (429); retry after `retryAfterSeconds`. */
-export class TooManyAttempts extends Data.TaggedError("TooManyAttempts")<{
+export class TooManyAttempts extends Failure("TooManyAttempts", {
+  status: 429,
+  code: "BVN_VERIFICATION_THROTTLED",
+  meaning: "3 failed BVN verifications within 24 hours: refused until the oldest is 24 hours old (`error.retryAfterSeconds`, Retry-After)"
+}, {
+  status: 429,
+  code: "LOOKUP_THROTTLED",
+  meaning: "Too many account name look-ups in the window: retry after `error.retryAfterSeconds` (also Retry-After)"
+})<{
   readonly kind: AttemptKind
   readonly max: number
   readonly windowMs: number
   readonly retryAfterSeconds: number
-}> {}
+}> {
+  override answer() {
+    const [bvn, lookup] = TooManyAttempts.kinds
+    const detail = { retryAfterSeconds: this.retryAfterSeconds }
+    return this.kind === "bvn_verification_failure"
+      ? {
+        code: bvn.code,
+        message: `Too many failed BVN verifications. Please try again in ${this.retryAfterSeconds} seconds or contact support`,
+        detail
+      }
+      : { code: lookup.code, message: `Too many account look-ups. Please try again in ${this.retryAfterSeconds} seconds`, detail }
+  }
+}
 
 /** Counts one attempt of `kind` by `subject`, or fails with TooManyAttempts. Returns its id (for `release`). */
 export const reserveAttempt = (subject: string, kind: AttemptKind) =>

@@ -14,18 +14,24 @@
  * - Dates are limited to `ReportDates` (1900-01-01 to 2999-12-31): far enough either way for any
  *   real window, and clear of the year 0 and year 10000 that databases cannot store.
  */
-import { Data, Effect, Either } from "effect"
+import { Effect, Either } from "effect"
 import { requireAccount } from "../account/Accounts.js"
 import type { Kobo } from "../shared/Money.js"
 import type { Transaction } from "./Model.js"
 import { TransactionRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { Failure, validation, ValidationKind } from "../shared/Failure.js"
 
 /** The window is not two real YYYY-MM-DD dates with from ≤ to. */
-export class InvalidReportWindow extends Data.TaggedError("InvalidReportWindow")<{
+export class InvalidReportWindow extends Failure("InvalidReportWindow", ValidationKind)<{
   readonly field: "from" | "to"
   readonly reason: string
-}> {}
+}> {
+  // the query schema already refuses a bad window; this keeps the domain's own check a 400 too
+  override answer() {
+    return validation({ [this.field]: [this.reason] })
+  }
+}
 
 export interface ReportWindow {
   /** YYYY-MM-DD, inclusive (UTC) */

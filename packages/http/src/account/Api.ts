@@ -1,8 +1,9 @@
 /** The HTTP contract of the signed-in customer: the profile, the bank account endpoints, OTP requests. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { AccountNotFound, NoEmailOnFile, OtpCooldown, PlanNotFound } from "@app/domain"
 import { Schema } from "effect"
 import { bankAccountEndpoints } from "../banking/Api.js"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { Authentication } from "../shared/Security.js"
 import { CustomerProfile } from "./Views.js"
 
@@ -10,7 +11,6 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.get("me", "/me")
       .addSuccess(success("Customer", CustomerProfile))
-      .addError(failuresOf(400))
   )
   .add(bankAccountEndpoints.createAccount)
   .add(bankAccountEndpoints.createBankAccount)
@@ -20,10 +20,10 @@ export class CustomersApi extends HttpApiGroup.make("customers")
     // the spec's other name of POST /auth/otp/request (same use case, same code)
     HttpApiEndpoint.post("requestOtp", "/otp/request")
       .addSuccess(success("Customer", Schema.Struct({ pinId: Schema.String }), { message: "A code has been sent to your email." }))
-      .addError(failuresOf(400, 429))
-      // not a status it answers: documented because the plans contract test (test/Plans.test.ts,
+      .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
+      // not a code it answers: documented because the plans contract test (test/Plans.test.ts,
       // "OpenAPI") requires 404 on this endpoint, the plan edit's OTP request
-      .addError(failuresOf(404))
+      .addError(errors(PlanNotFound))
       .annotate(OpenApi.Description, "Alias of POST /api/v1/auth/otp/request: a code for an OTP-gated action, emailed; returns its pinId.")
   )
   .middleware(Authentication)

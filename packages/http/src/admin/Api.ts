@@ -3,9 +3,11 @@
  * signed-in member with their permissions, inviting staff and sending links (admin bearer).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { StaffRole } from "@app/domain"
+import {
+  LinkGone, PermissionDenied, StaffEmailTaken, StaffInvalidCredentials, StaffNotFound, StaffRole, StaffSignInThrottled
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, NoData, success } from "../shared/Envelope.js"
+import { errors, NoData, success } from "../shared/Envelope.js"
 import { AnyPassword, Body, Email, msg, Name, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { LinkView, MeView, SentLinkView, SessionView, StaffView } from "./Views.js"
@@ -27,7 +29,7 @@ export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
     HttpApiEndpoint.post("signIn", "/sign-in")
       .setPayload(Body({ email: Email, password: AnyPassword }))
       .addSuccess(success("Admin", SessionView, { message: "Signed in." }))
-      .addError(failuresOf(400, 401, 429))
+      .addError(errors(StaffInvalidCredentials, StaffSignInThrottled))
       .annotate(
         OpenApi.Description,
         "A bearer token for the admin endpoints, valid 8 hours (customer tokens are refused there, and this one on " +
@@ -38,14 +40,14 @@ export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
   .add(
     HttpApiEndpoint.get("openLink")`/links/${LinkToken}`
       .addSuccess(success("Admin", LinkView))
-      .addError(failuresOf(400, 410))
+      .addError(errors(LinkGone))
       .annotate(OpenApi.Description, "Who an emailed invite or reset link is for. 410 when it is unknown, expired or used.")
   )
   .add(
     HttpApiEndpoint.post("useLink")`/links/${LinkToken}`
       .setPayload(Body({ password: StaffPassword }))
       .addSuccess(success("Admin", SessionView, { message: "Password set." }))
-      .addError(failuresOf(400, 410))
+      .addError(errors(LinkGone))
       .annotate(OpenApi.Description, "Sets the password (12 to 128 characters), spends the link and signs in.")
   )
   .prefix("/api/v1/admin/auth")
@@ -56,7 +58,6 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   .add(
     HttpApiEndpoint.get("me", "/auth/me")
       .addSuccess(success("Admin", MeView))
-      .addError(failuresOf(401))
       .annotate(OpenApi.Description, "The signed-in staff member, their role and its permissions.")
   )
   .add(
@@ -68,7 +69,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
         role: Schema.optionalWith(Role, { exact: true, default: () => "admin" as const })
       }))
       .addSuccess(success("Admin", StaffView, { status: 201, message: "Invitation sent." }))
-      .addError(failuresOf(400, 401, 403, 409))
+      .addError(errors(StaffEmailTaken, PermissionDenied))
       .annotate(OpenApi.Description, "Superadmin only: a new staff member (role admin unless given) is emailed a link (72 hours) to set a password.")
   )
   .add(
@@ -80,7 +81,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
         email: Schema.optionalWith(Email, { exact: true })
       })))
       .addSuccess(success("Admin", SentLinkView, { message: "Link sent." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
       .annotate(
         OpenApi.Description,
         "A member without a password is emailed their invite again (the body may complete their name); one with " +
@@ -91,14 +92,13 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   .add(
     HttpApiEndpoint.post("signOut", "/auth/sign-out")
       .addSuccess(success("Admin", NoData, { message: "Signed out." }))
-      .addError(failuresOf(401))
       .annotate(OpenApi.Description, "Ends every session of the signed-in member: each of their staff tokens is refused from now on.")
   )
   .add(
     HttpApiEndpoint.patch("changeEmail")`/staff/${StaffId}/email`
       .setPayload(Body({ email: Email }))
       .addSuccess(success("Admin", StaffView, { message: "Email changed." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:change_email): changes a member's email, voids their open invite and reset links and ends " +

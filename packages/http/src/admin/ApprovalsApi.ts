@@ -1,8 +1,11 @@
 /** The HTTP contract of four-eyes approvals (ADMIN_FOUR_EYES=true) in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { StaffAccess } from "@app/domain"
+import {
+  AdminCustomerNotFound, AdminTransactionNotFound, MovementNotAwaitingOperator, PermissionDenied, SettingNotFound,
+  StaffAccess
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -48,7 +51,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(ApprovalQuery)
       .addSuccess(success("Admin", PageView(ApprovalView)))
-      .addError(failuresOf(400, 401, 403))
+      .addError(errors(PermissionDenied))
       .annotate(
         OpenApi.Description,
         "Four-eyes requests (settings changes, unfreezes, movement resolutions) newest first, optionally of one status; a " +
@@ -58,7 +61,12 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
   .add(
     HttpApiEndpoint.post("approve")`/${ApprovalId}/approve`
       .addSuccess(success("Admin", Schema.Struct({ approval: ApprovalView, result: Schema.Unknown }), { message: "Approved and applied." }))
-      .addError(failuresOf(400, 401, 403, 404, 409, 502))
+      .addError(errors(
+        PermissionDenied, AdminTransactionNotFound, MovementNotAwaitingOperator, SettingNotFound,
+        AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale, StaffAccess.Freezes.CustomerNotSuspended,
+        StaffAccess.Freezes.ProviderUnfreezeFailed, StaffAccess.Approvals.ApprovalDecided,
+        StaffAccess.Approvals.ApprovalNotFound, StaffAccess.Approvals.OwnApproval
+      ))
       .annotate(
         OpenApi.Description,
         "A second member holding the action's permission approves: the change is applied under their name (the audit names " +
@@ -72,7 +80,10 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1000, msg("Must be at most 1000 characters"))), { exact: true })
       }))
       .addSuccess(success("Admin", ApprovalView, { message: "Rejected." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(
+        StaffAccess.Approvals.ApprovalDecided, StaffAccess.Approvals.ApprovalNotFound,
+        StaffAccess.Approvals.OwnApproval
+      ))
       .annotate(OpenApi.Description, "A second member rejects the request, with an optional note; nothing is applied.")
   )
   .middleware(StaffAuthentication)

@@ -1,8 +1,8 @@
 /** The HTTP contract of the audit log: browse it with filters, and verify its hash chain. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ActorKind, type AuditEntry } from "@app/domain"
+import { ActorKind, type AuditEntry, PermissionDenied } from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, CalendarDate, msg } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -48,19 +48,19 @@ export class AdminAuditApi extends HttpApiGroup.make("adminAudit")
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(AuditQuery)
       .addSuccess(success("Admin", PageView(AuditEntryView)))
-      .addError(failuresOf(400, 401, 403))
       .annotate(OpenApi.Description, "The audit log, newest first, filtered by actor, action, target and day (audit:read).")
   )
   .add(
     HttpApiEndpoint.post("verify", "/verify")
       .addSuccess(success("Admin", VerifyView))
-      .addError(failuresOf(401, 403))
       .annotate(
         OpenApi.Description,
         "Walks the hash chain from the first row (audit:verify): ok with the row count and last hash, or the first row " +
           "(brokenAt) whose content or link does not match."
       )
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin/audit")
   .annotate(OpenApi.Title, "Admin audit log")

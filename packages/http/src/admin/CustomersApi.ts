@@ -1,9 +1,12 @@
 /** The HTTP contract of customers in the back office: the directory and one customer's file. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CustomerSort, CustomerStatus, KoboString, KycStatus, type Notice, StaffAccess } from "@app/domain"
+import {
+  AdminCustomerNotFound, CustomerSort, CustomerStatus, KoboString, KycStatus, type Notice, PermissionDenied,
+  StaffAccess
+} from "@app/domain"
 import { Schema } from "effect"
 import { planView, PlanView } from "../plans/Views.js"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -156,7 +159,6 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.get("search", "/")
       .setUrlParams(DirectoryQuery)
       .addSuccess(success("Admin", PageView(CustomerSummaryView)))
-      .addError(failuresOf(400, 401, 403))
       .annotate(
         OpenApi.Description,
         "Customers matching q (name, email, phone, account number, referral code or id), status, kyc and officer, sorted " +
@@ -166,13 +168,13 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
   .add(
     HttpApiEndpoint.get("detail")`/${CustomerId}`
       .addSuccess(success("Admin", CustomerFileView))
-      .addError(failuresOf(400, 401, 403, 404))
+      .addError(errors(AdminCustomerNotFound))
       .annotate(OpenApi.Description, "One customer: KYC, plan, recent transactions, notices, tickets and audit trail; never a hash or secret.")
   )
   .add(
     HttpApiEndpoint.get("plan")`/${CustomerId}/plan`
       .addSuccess(success("Admin", CustomerPlanView))
-      .addError(failuresOf(400, 401, 403, 404))
+      .addError(errors(AdminCustomerNotFound))
       .annotate(
         OpenApi.Description,
         "customers:read. The customer's plan (the open one, else the latest completed one; null when none) with the fee " +
@@ -182,7 +184,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
   .add(
     HttpApiEndpoint.get("messages")`/${CustomerId}/messages`
       .addSuccess(success("Admin", Schema.Array(MessageLogEntryView)))
-      .addError(failuresOf(400, 401, 403, 404))
+      .addError(errors(AdminCustomerNotFound))
       .annotate(
         OpenApi.Description,
         "customers:read. The emails and SMS sent to the customer, newest first (at most 100): one-time codes issued to the " +
@@ -195,7 +197,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.post("freeze")`/${CustomerId}/freeze`
       .setPayload(FreezeBody)
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer frozen." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(AdminCustomerNotFound, StaffAccess.Freezes.CustomerNotFreezable))
       .annotate(
         OpenApi.Description,
         "customers:freeze, a reason required. customerStatus suspended and every session revoked at once; the core account " +
@@ -207,7 +209,10 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.post("unfreeze")`/${CustomerId}/unfreeze`
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer unfrozen." }))
       .addSuccess(pendingApproval("Unfreeze filed for a second member's approval."))
-      .addError(failuresOf(400, 401, 403, 404, 409, 502))
+      .addError(errors(
+        AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale,
+        StaffAccess.Freezes.CustomerNotSuspended, StaffAccess.Freezes.ProviderUnfreezeFailed
+      ))
       .annotate(
         OpenApi.Description,
         "customers:unfreeze. The bank lifts its freeze (quoting the freeze reference) and customerStatus goes back to active. " +
@@ -215,6 +220,8 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
           "ADMIN_FOUR_EYES=true: 202 with the pending approval, applied when a second member approves it."
       )
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin/customers")
   .annotate(OpenApi.Title, "Admin customers")

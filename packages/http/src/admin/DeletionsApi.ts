@@ -1,8 +1,8 @@
 /** The HTTP contract of deletion review in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { KoboString, type StaffAccess } from "@app/domain"
+import { DeletionAlreadyReviewed, DeletionNotFound, KoboString, PermissionDenied, type StaffAccess } from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -47,7 +47,6 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(Body({ status: Schema.optionalWith(Status, { exact: true, default: () => "pending_review" as const }), ...pageFields }))
       .addSuccess(success("Admin", PageView(DeletionView)))
-      .addError(failuresOf(400, 401, 403))
       .annotate(OpenApi.Description, "Account deletions with what was tied to each customer, newest first; pending_review by default (deletions:read).")
   )
   .add(
@@ -56,9 +55,11 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000, msg("Must be at most 2000 characters"))), { exact: true })
       })))
       .addSuccess(success("Admin", DeletionView, { message: "Deletion reviewed." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(DeletionNotFound, DeletionAlreadyReviewed))
       .annotate(OpenApi.Description, "Marks a deletion reviewed, with an optional note; once (409 after). Audited (deletions:review).")
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin/deletions")
   .annotate(OpenApi.Title, "Admin deletions")

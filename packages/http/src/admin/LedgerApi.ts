@@ -1,8 +1,11 @@
 /** The HTTP contract of the ledger in the back office: search, disbursements, failed payouts, requery. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { StaffAccess, TransactionPurpose, TransactionStatus } from "@app/domain"
+import {
+  AdminTransactionNotFound, MovementNotAwaitingOperator, PermissionDenied, StaffAccess, TransactionPurpose,
+  TransactionStatus
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, CalendarDate, KoboQuery, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -85,7 +88,6 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.get("search", "/transactions")
       .setUrlParams(SearchQuery)
       .addSuccess(success("Admin", PageView(TransactionView)))
-      .addError(failuresOf(400, 401, 403))
       .annotate(
         OpenApi.Description,
         "Every customer's transactions, newest first: by id, reference (ours or the provider's), customer, status, " +
@@ -95,7 +97,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.post("requery")`/transactions/${TransactionId}/requery`
       .addSuccess(success("Admin", RequeryView))
-      .addError(failuresOf(400, 401, 403, 404))
+      .addError(errors(AdminTransactionNotFound))
       .annotate(
         OpenApi.Description,
         "Asks the provider about the transaction's debit and transfer references and answers its statuses beside ours " +
@@ -108,7 +110,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
       .setPayload(ResolveBody)
       .addSuccess(success("Admin", ResolutionView, { message: "Movement resolved." }))
       .addSuccess(pendingApproval("Resolution filed for a second member's approval."))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(AdminTransactionNotFound, MovementNotAwaitingOperator))
       .annotate(
         OpenApi.Description,
         "transactions:resolve. Records what staff established with the bank about a movement parked after the bank " +
@@ -123,20 +125,18 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.get("disbursements", "/disbursements")
       .setUrlParams(Body({ status: opt(Status), ...pageFields }))
       .addSuccess(success("Admin", PageView(TransactionView)))
-      .addError(failuresOf(400, 401, 403))
       .annotate(OpenApi.Description, "Every plan payout (purpose disbursement), newest first, optionally by status (disbursements:read).")
   )
   .add(
     HttpApiEndpoint.get("failedJobs", "/jobs/failed")
       .setUrlParams(Body(pageFields))
       .addSuccess(success("Admin", PageView(TransactionView)))
-      .addError(failuresOf(400, 401, 403))
       .annotate(OpenApi.Description, "Payouts that failed after their retries, newest first (jobs:read).")
   )
   .add(
     HttpApiEndpoint.post("retryFailedJob")`/jobs/failed/${TransactionId}/retry`
       .addSuccess(success("Admin", RetryView))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(AdminTransactionNotFound, StaffAccess.JobRetryRefused))
       .annotate(
         OpenApi.Description,
         "Makes the plan of a failed payout due now (a paused plan resumes with its attempts reset), so the next " +
@@ -145,6 +145,8 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
           "Audited (jobs:retry)."
       )
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin")
   .annotate(OpenApi.Title, "Admin ledger")

@@ -1,8 +1,8 @@
 /** The HTTP contract of app settings and staff alerts in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Alerts } from "@app/domain"
+import { AlertNotFound, Alerts, PermissionDenied, SettingNotFound } from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, NoData, success } from "../shared/Envelope.js"
+import { errors, NoData, success } from "../shared/Envelope.js"
 import { Body, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { pendingApproval } from "./ApprovalsApi.js"
@@ -47,7 +47,6 @@ export class AdminOpsApi extends HttpApiGroup.make("adminOps")
   .add(
     HttpApiEndpoint.get("listSettings", "/settings")
       .addSuccess(success("Admin", Schema.Array(SettingView)))
-      .addError(failuresOf(401, 403))
       .annotate(OpenApi.Description, "Every app setting with its current value, default and meaning (settings:read).")
   )
   .add(
@@ -55,7 +54,7 @@ export class AdminOpsApi extends HttpApiGroup.make("adminOps")
       .setPayload(Body({ value: Schema.Unknown }))
       .addSuccess(success("Admin", SettingView, { message: "Setting updated." }))
       .addSuccess(pendingApproval("Change filed for a second member's approval."))
-      .addError(failuresOf(400, 401, 403, 404))
+      .addError(errors(SettingNotFound))
       .annotate(
         OpenApi.Description,
         "Superadmin only (settings:write). The value must fit the key's schema (kobo as integers or decimal strings): an " +
@@ -66,15 +65,16 @@ export class AdminOpsApi extends HttpApiGroup.make("adminOps")
   .add(
     HttpApiEndpoint.get("listAlerts", "/alerts")
       .addSuccess(success("Admin", Schema.Array(AlertView)))
-      .addError(failuresOf(401, 403))
       .annotate(OpenApi.Description, "Open staff alerts (reversal refused, PIN freeze, failed deletion, retries exhausted…), newest first.")
   )
   .add(
     HttpApiEndpoint.post("acknowledgeAlert")`/alerts/${AlertId}/acknowledge`
       .addSuccess(success("Admin", NoData, { message: "Alert acknowledged." }))
-      .addError(failuresOf(400, 401, 403, 404))
+      .addError(errors(AlertNotFound))
       .annotate(OpenApi.Description, "Marks an open alert dealt with by the signed-in member (alerts:ack); 404 when none is open with that id.")
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin")
   .annotate(OpenApi.Title, "Admin settings and alerts")

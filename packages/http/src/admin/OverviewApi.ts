@@ -1,8 +1,8 @@
 /** The HTTP contract of the back office's dashboard: GET /admin/overview. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { CustomerStatus, KoboString, KycStatus, StaffAccess } from "@app/domain"
+import { CustomerStatus, KoboString, KycStatus, PermissionDenied, StaffAccess } from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { IntParam } from "../shared/Paging.js"
 import { Body } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -51,7 +51,6 @@ export class AdminOverviewApi extends HttpApiGroup.make("adminOverview")
     HttpApiEndpoint.get("overview", "/overview")
       .setUrlParams(OverviewQuery)
       .addSuccess(success("Admin", OverviewView))
-      .addError(failuresOf(400, 401, 403))
       .annotate(
         OpenApi.Description,
         "The dashboard (overview:read). The window is the last `days` whole UTC days, today included: `from` and `to` " +
@@ -66,6 +65,8 @@ export class AdminOverviewApi extends HttpApiGroup.make("adminOverview")
           "Amounts are decimal strings of kobo."
       )
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin")
   .annotate(OpenApi.Title, "Admin overview")

@@ -4,9 +4,12 @@
  * resolve and close. Staff views name who wrote each message; customer views never do.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { type InternalNote, type StaffTicket, Support, type Ticket, TicketStatus, type TicketMessage } from "@app/domain"
+import {
+  type InternalNote, PermissionDenied, StaffNotFound, type StaffTicket, Support, type Ticket, TicketClosed,
+  TicketConversationFull, type TicketMessage, TicketNotFound, TicketStatus
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -57,46 +60,47 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
     HttpApiEndpoint.get("queue", "/tickets")
       .setUrlParams(QueueQuery)
       .addSuccess(success("Admin", PageView(StaffTicketView)))
-      .addError(failuresOf(400, 401, 403))
       .annotate(OpenApi.Description, "Tickets newest activity first, by status, category, assignee (a staff id or none) and customer (support:read).")
   )
   .add(
     HttpApiEndpoint.get("ticket")`/tickets/${TicketId}`
       .addSuccess(success("Admin", StaffTicketDetailView))
-      .addError(failuresOf(400, 401, 403, 404))
+      .addError(errors(TicketNotFound))
   )
   .add(
     HttpApiEndpoint.post("reply")`/tickets/${TicketId}/messages`
       .setPayload(Body({ message: MessageBody }))
       .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }), { status: 201, message: "Reply sent." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Description, "A reply the customer sees (and is emailed); the ticket then awaits the customer. 409 on a closed ticket.")
   )
   .add(
     HttpApiEndpoint.post("note")`/tickets/${TicketId}/notes`
       .setPayload(Body({ note: NoteBody }))
       .addSuccess(success("Admin", NoteView, { status: 201, message: "Note added." }))
-      .addError(failuresOf(400, 401, 403, 404))
+      .addError(errors(StaffNotFound, TicketNotFound))
       .annotate(OpenApi.Description, "An internal note: staff only; it changes nothing a customer can see, not even updatedAt.")
   )
   .add(
     HttpApiEndpoint.post("assign")`/tickets/${TicketId}/assign`
       .setPayload(Body({ staffId: Schema.NullOr(Uuid).annotations({ description: "the assignee, or null to unassign" }) }))
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket assigned." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
   )
   .add(
     HttpApiEndpoint.post("resolve")`/tickets/${TicketId}/resolve`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket resolved." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Description, "Resolved: a customer reply reopens it.")
   )
   .add(
     HttpApiEndpoint.post("close")`/tickets/${TicketId}/close`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket closed." }))
-      .addError(failuresOf(400, 401, 403, 404, 409))
+      .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Description, "Closed for good: replies are refused (409 TICKET_CLOSED).")
   )
+  // every endpoint here checks a permission of the member's role
+  .addError(errors(PermissionDenied))
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin/support")
   .annotate(OpenApi.Title, "Admin support desk")

@@ -1,7 +1,14 @@
 /** The HTTP contract of registration, sign-in, tokens, one-time codes and passwords. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import {
+  AccountDeleted, AccountNotFound, AccountSuspended, CurrentPinRequired, EmailTaken, IdentityProviderUnavailable,
+  IdentityRejected, InvalidCredentials, InvalidRefreshToken, NoEmailOnFile, NoPasswordSet, NoPhoneOnFile,
+  OtpChecksLocked, OtpCooldown, OtpGateRejected, OtpRejected, PasswordAlreadySet, PasswordReused, PhoneTaken,
+  PinIncorrect, PinLocked, PinNotSet, SignInThrottled, SocialIdentityMismatch, SocialSignInNotConfigured,
+  StaffSignInRefused
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, NoData, success } from "../shared/Envelope.js"
+import { errors, NoData, success } from "../shared/Envelope.js"
 import { Address, AnyPassword, Body, CalendarDate, CredentialField, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, ReferralCodeField, Uuid } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { AccountView, SignedIn, TokenPair } from "./Views.js"
@@ -48,39 +55,39 @@ export class AuthApi extends HttpApiGroup.make("auth")
         referralCode: Schema.optional(ReferralCodeField)
       }))
       .addSuccess(success("Auth", AccountView, { status: 201, message: "Account created. Verify your email to continue." }))
-      .addError(failuresOf(400))
+      .addError(errors(PhoneTaken, EmailTaken))
   )
   .add(
     HttpApiEndpoint.post("sendEmailOtp", "/otp/email/send")
       .setPayload(AccountId)
       .addSuccess(success("Auth", NoData, { message: "A verification code has been sent to your email." }))
-      .addError(failuresOf(400, 429))
+      .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
   )
   .add(
     HttpApiEndpoint.post("verifyEmailOtp", "/otp/email/verify")
       .setPayload(AccountIdPin)
       .addSuccess(success("Auth", VerifiedTokens, { message: "Email verified." }))
-      .addError(failuresOf(400, 401, 403, 429))
+      .addError(errors(AccountSuspended, AccountNotFound, InvalidCredentials, OtpRejected, OtpChecksLocked))
       .annotate(OpenApi.Description, VERIFY_DESCRIPTION)
   )
   .add(
     HttpApiEndpoint.post("sendPhoneOtp", "/otp/phone/send")
       .setPayload(AccountId)
       .addSuccess(success("Auth", NoData, { message: "A verification code has been sent by SMS." }))
-      .addError(failuresOf(400, 429))
+      .addError(errors(AccountNotFound, OtpCooldown, NoPhoneOnFile))
   )
   .add(
     HttpApiEndpoint.post("verifyPhoneOtp", "/otp/phone/verify")
       .setPayload(AccountIdPin)
       .addSuccess(success("Auth", VerifiedTokens, { message: "Phone number verified." }))
-      .addError(failuresOf(400, 401, 403, 429))
+      .addError(errors(AccountSuspended, AccountNotFound, InvalidCredentials, OtpRejected, OtpChecksLocked))
       .annotate(OpenApi.Description, VERIFY_DESCRIPTION)
   )
   .add(
     HttpApiEndpoint.post("login", "/login")
       .setPayload(LoginPayload)
       .addSuccess(success("Auth", SignedIn, { message: "Signed in." }))
-      .addError(failuresOf(400, 401, 403, 429))
+      .addError(errors(AccountSuspended, InvalidCredentials, SignInThrottled))
       .annotate(
         OpenApi.Description,
         "Throttled before any password is checked: 5 failures for one account (or an email or phone with no account) or 50 " +
@@ -91,44 +98,44 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("refreshToken", "/refresh-token")
       .setPayload(RefreshPayload)
       .addSuccess(success("Auth", TokenPair, { message: "Tokens refreshed." }))
-      .addError(failuresOf(400, 401, 403))
+      .addError(errors(AccountSuspended, InvalidRefreshToken))
   )
   .add(
     HttpApiEndpoint.post("token", "/token")
       // A missing token is a 401 here (spec), so the field is optional at the schema level.
       .setPayload(Body({ refreshToken: Schema.optional(Schema.String) }))
       .addSuccess(success("Auth", Schema.Struct({ accessToken: Schema.String })))
-      .addError(failuresOf(400, 401, 403))
+      .addError(errors(AccountSuspended, InvalidRefreshToken))
   )
   .add(
     HttpApiEndpoint.post("checkEmail", "/check-email")
       .setPayload(Body({ email: Email }))
       .addSuccess(success("Auth", NoData, { message: "Email is available." }))
-      .addError(failuresOf(400))
+      .addError(errors(EmailTaken))
   )
   .add(
     HttpApiEndpoint.post("forgotPassword", "/forgot-password")
       .setPayload(Body({ email: Email }))
       .addSuccess(success("Auth", NoData, { message: "A password reset code has been sent to your email." }))
-      .addError(failuresOf(400, 429))
+      .addError(errors(AccountNotFound, OtpCooldown))
   )
   .add(
     HttpApiEndpoint.post("resetPassword", "/reset-password")
       .setPayload(Body({ email: Email, code: OtpCode, password: NewPassword }))
       .addSuccess(success("Auth", NoData, { message: "Password reset. Sign in with your new password." }))
-      .addError(failuresOf(400, 401, 429))
+      .addError(errors(OtpChecksLocked, OtpGateRejected, PasswordReused))
   )
   .add(
     HttpApiEndpoint.post("requestOtp", "/otp/request")
       .addSuccess(success("Auth", Schema.Struct({ pinId: Schema.String }), { message: "A code has been sent to your email." }))
-      .addError(failuresOf(400, 429))
+      .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
       .middleware(Authentication)
   )
   .add(
     HttpApiEndpoint.post("setPassword", "/set-password")
       .setPayload(Body({ password: NewPassword }))
       .addSuccess(success("Auth", NoData, { message: "Password set." }))
-      .addError(failuresOf(400, 401, 409))
+      .addError(errors(AccountNotFound, PasswordAlreadySet))
       .middleware(Authentication)
       .annotate(OpenApi.Description, "A first password for an account created by social sign-in (409 when one is set).")
   )
@@ -141,28 +148,28 @@ export class AuthApi extends HttpApiGroup.make("auth")
         otpCode: OtpCode
       }))
       .addSuccess(success("Auth", NoData, { message: "Password changed." }))
-      .addError(failuresOf(400, 401))
+      .addError(errors(AccountNotFound, InvalidCredentials, OtpGateRejected, PasswordReused, NoPasswordSet))
       .middleware(Authentication)
   )
   .add(
     HttpApiEndpoint.post("setPin", "/pin")
       .setPayload(Body({ pin: PinField, currentPin: Schema.optional(PinField) }))
       .addSuccess(success("Auth", NoData, { message: "Transaction PIN set." }))
-      .addError(failuresOf(400, 401, 403, 423))
+      .addError(errors(AccountSuspended, AccountNotFound, CurrentPinRequired, PinIncorrect, PinLocked))
       .middleware(Authentication)
   )
   .add(
     HttpApiEndpoint.post("verifyPin", "/pin/verify")
       .setPayload(Body({ pin: PinField }))
       .addSuccess(success("Auth", NoData, { message: "PIN correct." }))
-      .addError(failuresOf(400, 401, 403, 423))
+      .addError(errors(AccountSuspended, AccountNotFound, PinIncorrect, PinLocked, PinNotSet))
       .middleware(Authentication)
   )
   .add(
     HttpApiEndpoint.post("resetPin", "/pin/reset")
       .setPayload(Body({ pin: PinField, otpPinId: OtpPinId, otpCode: OtpCode }))
       .addSuccess(success("Auth", NoData, { message: "Transaction PIN reset." }))
-      .addError(failuresOf(400, 401, 403))
+      .addError(errors(AccountSuspended, AccountNotFound, OtpGateRejected))
       .middleware(Authentication)
   )
   .prefix("/api/v1/auth")
@@ -189,7 +196,10 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
     HttpApiEndpoint.post("socialSignIn", "/social-sign-in")
       .setPayload(SocialSignInPayload)
       .addSuccess(success("Auth", SignedIn, { message: "Signed in." }))
-      .addError(failuresOf(400, 401, 403))
+      .addError(errors(
+        AccountSuspended, PhoneTaken, IdentityRejected, StaffSignInRefused, AccountDeleted, SocialIdentityMismatch,
+        SocialSignInNotConfigured, IdentityProviderUnavailable
+      ))
       .annotate(
         OpenApi.Description,
         "Signs in with the identity provider: `idToken` from a mobile app or `code` from the web. A new email creates a " +

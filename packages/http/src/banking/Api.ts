@@ -3,8 +3,14 @@
  * banks and the core banking webhook.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import {
+  AccountNotFound, BankAccountExists, BvnAlreadyVerified, BvnDateOfBirthMismatch, BvnNameMismatch, BvnNotFound,
+  BvnNotVerified, BvnTaken, CustomerNotVerified, NoBankAccount, PhoneTaken, TooManyAttempts
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, NoData, success } from "../shared/Envelope.js"
+import { BankFailures } from "../shared/ApiErrors.js"
+import { errors, NoData, success } from "../shared/Envelope.js"
+import { TestDepositsDisabled, WebhookUnauthorized } from "./Errors.js"
 import { Address, Body, CalendarDate, GenderField, KoboJson, KoboQuery, msg, Name, Phone } from "../shared/Schemas.js"
 import { FeeQuote } from "../transfers/Views.js"
 import { BalanceView, BankView, CreatedAccount, ProviderTransactionView } from "./Views.js"
@@ -29,7 +35,10 @@ export class KycApi extends HttpApiGroup.make("kyc")
       .addSuccess(success("Auth", Schema.Struct({ firstName: Schema.String, lastName: Schema.String, phone: Schema.String }), {
         message: "BVN verified."
       }))
-      .addError(failuresOf(400, 429))
+      .addError(errors(
+        ...BankFailures, BvnAlreadyVerified, BvnNotFound, BvnDateOfBirthMismatch, BvnNameMismatch, BvnTaken,
+        PhoneTaken, TooManyAttempts, AccountNotFound
+      ))
       .annotate(
         OpenApi.Description,
         "The registry's date of birth and first and last name (any case, spacing, accents or order) must match; the profile " +
@@ -41,20 +50,25 @@ export class KycApi extends HttpApiGroup.make("kyc")
   .annotate(OpenApi.Title, "KYC")
 {}
 
+/** What opening the bank account can answer. */
+const openingFailures = errors(...BankFailures, AccountNotFound, BankAccountExists, CustomerNotVerified, BvnNotVerified)
+/** What reading the bank account can answer. */
+const readingFailures = errors(...BankFailures, AccountNotFound, NoBankAccount)
+
 /** The bank account endpoints; the customers group (account/Api.ts) serves them under /customers. */
 export const bankAccountEndpoints = {
   createAccount: HttpApiEndpoint.post("createAccount", "/create-account")
     .addSuccess(success("Customer", CreatedAccount, { status: 201, message: "Bank account created." }))
-    .addError(failuresOf(400)),
+    .addError(openingFailures),
   createBankAccount: HttpApiEndpoint.post("createBankAccount", "/create-bank-account")
     .addSuccess(success("Customer", CreatedAccount, { status: 201, message: "Bank account created." }))
-    .addError(failuresOf(400)),
+    .addError(openingFailures),
   balance: HttpApiEndpoint.get("balance", "/balance")
     .addSuccess(success("Customer", BalanceView))
-    .addError(failuresOf(400)),
+    .addError(readingFailures),
   providerTransactions: HttpApiEndpoint.get("providerTransactions", "/transactions")
     .addSuccess(success("Customer", Schema.Array(ProviderTransactionView)))
-    .addError(failuresOf(400))
+    .addError(readingFailures)
 }
 
 export const TEST_DEPOSIT_DEFAULT_KOBO = 5_000_000n
@@ -64,7 +78,7 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
   .add(
     HttpApiEndpoint.post("sync", "/deposit/sync")
       .addSuccess(success("Transaction", BalanceView, { message: "Deposits synced." }))
-      .addError(failuresOf(400))
+      .addError(errors(...BankFailures, AccountNotFound, NoBankAccount))
   )
   .add(
     HttpApiEndpoint.post("testDeposit", "/deposit/test")
@@ -77,13 +91,12 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
         )
       })))
       .addSuccess(success("Transaction", BalanceView, { message: "Test deposit credited." }))
-      .addError(failuresOf(400, 403))
+      .addError(errors(...BankFailures, AccountNotFound, NoBankAccount, TestDepositsDisabled))
   )
   .add(
     HttpApiEndpoint.get("depositFee", "/deposit/fee")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_QUOTE_KOBO) }))
       .addSuccess(success("Transaction", FeeQuote))
-      .addError(failuresOf(400))
   )
   .prefix("/api/v1/transactions")
   .annotate(OpenApi.Title, "Deposits")
@@ -94,14 +107,14 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("coreBanking", "/core-banking")
       .setPayload(Schema.Unknown)
       .addSuccess(success("Webhook", NoData, { message: "Acknowledged." }))
-      .addError(failuresOf(400, 401))
+      .addError(errors(WebhookUnauthorized))
   )
   .prefix("/api/v1/webhooks")
   .annotate(OpenApi.Title, "Webhooks")
 {}
 
 export class BanksApi extends HttpApiGroup.make("banks")
-  .add(HttpApiEndpoint.get("list", "/banks").addSuccess(success("Bank", Schema.Array(BankView))))
+  .add(HttpApiEndpoint.get("list", "/banks").addSuccess(success("Bank", Schema.Array(BankView))).addError(errors(...BankFailures)))
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "Banks")
 {}

@@ -4,8 +4,8 @@ import { Banking, Fees, SecretHasher, Transactions } from "@app/domain"
 import { Effect, Option, Redacted } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
-import { failure } from "../shared/ErrorTable.js"
-import { bankingHandlerCodes } from "./Errors.js"
+import { toHttpFailure } from "../shared/Envelope.js"
+import { TestDepositsDisabled, WebhookUnauthorized } from "./Errors.js"
 import { signedIn } from "../shared/Security.js"
 import { TEST_DEPOSIT_DEFAULT_KOBO } from "./Api.js"
 import { balanceView, created, providerTransactionView } from "./Views.js"
@@ -42,7 +42,7 @@ export const DepositHandlers = HttpApiBuilder.group(Api, "deposits", (handlers) 
     .handle("testDeposit", ({ payload }) =>
       Effect.gen(function*() {
         if ((yield* AppConfig).appEnv === "production") {
-          return yield* failure(bankingHandlerCodes, "TEST_DEPOSITS_DISABLED", "Transaction", "Test deposits are disabled in production")
+          return yield* toHttpFailure("Transaction")(new TestDepositsDisabled())
         }
         const accountId = yield* signedIn
         const result = yield* Banking.testDeposit(accountId, payload?.amountKobo ?? TEST_DEPOSIT_DEFAULT_KOBO).pipe(
@@ -69,7 +69,7 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
       const request = yield* HttpServerRequest.HttpServerRequest
       const presented = request.headers[config.webhookHeader]
       if (presented === undefined || !(yield* SecretHasher).equals(presented, Redacted.value(config.webhookSecret))) {
-        return yield* failure(bankingHandlerCodes, "WEBHOOK_UNAUTHORIZED", "Webhook", "Invalid webhook credentials")
+        return yield* toHttpFailure("Webhook")(new WebhookUnauthorized())
       }
       const accountNumber = accountNumberOf(payload)
       if (Option.isNone(accountNumber)) {

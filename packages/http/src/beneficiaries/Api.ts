@@ -1,7 +1,12 @@
 /** The HTTP contract of saved beneficiaries and the name enquiry before saving one. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import {
+  AccountNotFound, BeneficiaryAccountNotFound, BeneficiaryAlreadySaved, BeneficiaryNotFound, InvalidBankCode,
+  OtpGateRejected, TooManyAttempts
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, NoData, success } from "../shared/Envelope.js"
+import { BankFailures } from "../shared/ApiErrors.js"
+import { errors, NoData, success } from "../shared/Envelope.js"
 import { AccountNumber, BankCode, Body, Name, OtpCode, OtpPinId, Uuid } from "../shared/Schemas.js"
 import { BeneficiaryView, NameEnquiryView } from "./Views.js"
 
@@ -12,29 +17,32 @@ export class BeneficiariesApi extends HttpApiGroup.make("beneficiaries")
     HttpApiEndpoint.get("lookup", "/lookup")
       .setUrlParams(Body({ accountNumber: AccountNumber, bankCode: BankCode }))
       .addSuccess(success("Beneficiary", NameEnquiryView))
-      .addError(failuresOf(400, 429))
+      .addError(errors(...BankFailures, TooManyAttempts, InvalidBankCode, BeneficiaryAccountNotFound))
   )
   .add(
     HttpApiEndpoint.post("add", "/")
       .setPayload(Body({ accountNumber: AccountNumber, bankCode: BankCode, bankName: Name }))
       .addSuccess(success("Beneficiary", BeneficiaryView, { status: 201, message: "Beneficiary saved." }))
-      .addError(failuresOf(400, 429))
+      .addError(errors(
+        ...BankFailures, TooManyAttempts, AccountNotFound, InvalidBankCode, BeneficiaryAccountNotFound,
+        BeneficiaryAlreadySaved
+      ))
   )
   .add(
     HttpApiEndpoint.get("list", "/")
       .addSuccess(success("Beneficiary", Schema.Array(BeneficiaryView)))
-      .addError(failuresOf(400))
+      .addError(errors(AccountNotFound))
   )
   .add(
     HttpApiEndpoint.patch("setDefault")`/${BeneficiaryId}/default`
       .addSuccess(success("Beneficiary", BeneficiaryView, { message: "Default beneficiary updated." }))
-      .addError(failuresOf(400, 404))
+      .addError(errors(AccountNotFound, BeneficiaryNotFound))
   )
   .add(
     HttpApiEndpoint.del("remove")`/${BeneficiaryId}`
       .setPayload(Body({ otpPinId: OtpPinId, otpCode: OtpCode }))
       .addSuccess(success("Beneficiary", NoData, { message: "Beneficiary removed." }))
-      .addError(failuresOf(400, 401, 404))
+      .addError(errors(AccountNotFound, OtpGateRejected, BeneficiaryNotFound))
   )
   .prefix("/api/v1/beneficiaries")
   .annotate(OpenApi.Title, "Beneficiaries")

@@ -8,8 +8,8 @@
  */
 import { type HttpApp, HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { apiObjectForUrl } from "../ErrorMiddleware.js"
-import { failureResponse, validationFailure } from "../shared/Envelope.js"
+import { apiObjectForUrl, requestRefused } from "../ErrorMiddleware.js"
+import { failureResponse } from "../shared/Envelope.js"
 
 export const NUL_MESSAGE = "Text must not contain NUL characters (U+0000)"
 
@@ -34,7 +34,7 @@ export const rejectNulCharacters = <E, R>(app: HttpApp.Default<E, R>): HttpApp.D
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     // built only when sent: this runs on every request
-    const refuse = () => failureResponse(validationFailure(apiObjectForUrl(request.url), {}, [NUL_MESSAGE]))
+    const refuse = () => failureResponse(requestRefused(apiObjectForUrl(request.url), NUL_MESSAGE))
     if (/%00/i.test(request.url) || request.url.includes("\u0000")) return refuse()
     if ((request.headers["content-type"] ?? "").includes("json")) {
       // a body that cannot be read (too large, cut off) fails the same way in its handler

@@ -20,9 +20,8 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { Cause, Effect, Exit, type Fiber, FiberId, FiberRef, HashSet, Option } from "effect"
 import { matchedRoute } from "./RequestLog.js"
 import { apiObjectForUrl } from "../ErrorMiddleware.js"
-import { failureResponse } from "../shared/Envelope.js"
-import { failure } from "../shared/ErrorTable.js"
-import { edgeCodes } from "./Errors.js"
+import { failureResponse, toHttpFailure } from "../shared/Envelope.js"
+import { RequestTimedOut } from "./Errors.js"
 
 export const requestTimeout = (timeoutMs: number) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -121,9 +120,7 @@ const timedOut = (timeoutMs: number) =>
     yield* Effect.logWarning("request timed out").pipe(
       Effect.annotateLogs({ "http.method": request.method, "http.route": yield* matchedRoute, timeoutMs })
     )
-    const response = failureResponse(
-      failure(edgeCodes, "REQUEST_TIMEOUT", apiObjectForUrl(request.url), "The request took too long; please retry later")
-    ).pipe(HttpServerResponse.setHeader("retry-after", "5"))
+    const response = failureResponse(toHttpFailure(apiObjectForUrl(request.url))(new RequestTimedOut())).pipe(HttpServerResponse.setHeader("retry-after", "5"))
     const handlers = yield* FiberRef.get(HttpApp.currentPreResponseHandlers)
     return Option.isSome(handlers) ? yield* Effect.orElseSucceed(handlers.value(request, response), () => response) : response
   })

@@ -1,8 +1,13 @@
 /** The HTTP contract of closing and deleting an account. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { KoboString } from "@app/domain"
+import {
+  AccountFrozen, AccountNotActive, AccountNotFound, CloseAccountFirst, DeletionFailed, IdempotencyConflict,
+  KoboString, NoBankAccount, NoClosureDestination, OtpGateRejected, TransferFailed
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { BankFailures } from "../shared/ApiErrors.js"
+import { errors, success } from "../shared/Envelope.js"
+import { CloseOtpRejected, TransactionInProgress } from "./Errors.js"
 import { Body, NonEmpty, OtpCode, OtpPinId } from "../shared/Schemas.js"
 import { Authentication, AuthenticationAllowingSuspended } from "../shared/Security.js"
 
@@ -21,7 +26,10 @@ export class LifecycleApi extends HttpApiGroup.make("lifecycle")
     HttpApiEndpoint.post("closeAccount", "/close-account")
       .setPayload(Body({ idempotencyKey: NonEmpty, otpPinId: OtpPinId, otpCode: OtpCode }))
       .addSuccess(success("Customer", ClosureView, { message: "Account closure processed." }))
-      .addError(failuresOf(400, 401, 409))
+      .addError(errors(
+        ...BankFailures, AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive,
+        NoClosureDestination, CloseOtpRejected, TransactionInProgress
+      ))
       .middleware(Authentication)
       .annotate(
         OpenApi.Description,
@@ -42,7 +50,11 @@ export class LifecycleApi extends HttpApiGroup.make("lifecycle")
         idempotencyKey: Schema.optional(NonEmpty)
       }))
       .addSuccess(success("Customer", DeletionView, { message: "Account deletion processed." }))
-      .addError(failuresOf(400, 401, 409, 500))
+      .addError(errors(
+        ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, IdempotencyConflict, TransferFailed,
+        AccountNotActive, NoClosureDestination, TransactionInProgress, DeletionFailed, AccountFrozen,
+        CloseAccountFirst
+      ))
       // a suspended customer passes authentication here: the use case answers 409 ACCOUNT_FROZEN
       .middleware(AuthenticationAllowingSuspended)
       .annotate(

@@ -1,10 +1,10 @@
 /** The HTTP contract of notification settings: PATCH /customers/notifications (shown in GET /customers/me). */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { AccountNotFound, NO_SETTING_MESSAGE } from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { Body } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
-import { NO_SETTING_MESSAGE } from "./Errors.js"
 
 export const NotificationSettingsView = Schema.Struct({ smsEnabled: Schema.Boolean, emailEnabled: Schema.Boolean })
 
@@ -18,7 +18,7 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
     HttpApiEndpoint.patch("updateNotifications", "/notifications")
       .setPayload(SettingsPatch)
       .addSuccess(success("Customer", NotificationSettingsView, { message: "Notification settings updated." }))
-      .addError(failuresOf(400))
+      .addError(errors(AccountNotFound))
       .annotate(
         OpenApi.Description,
         "Turns optional messages (reports, marketing, referral news) on or off per channel. One-time codes and " +

@@ -4,7 +4,8 @@
  * GET /ready says it can do its work (readiness: database, migrations, provider), 200 or 503.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
+import { ServiceNotReady } from "./Errors.js"
 import { HealthView, ReadinessView } from "./Views.js"
 
 export class OpsApi extends HttpApiGroup.make("ops")
@@ -16,7 +17,7 @@ export class OpsApi extends HttpApiGroup.make("ops")
   .add(
     HttpApiEndpoint.get("ready", "/ready")
       .addSuccess(success("Health", ReadinessView))
-      .addError(failuresOf(503))
+      .addError(errors(ServiceNotReady))
       .annotate(
         OpenApi.Description,
         "Readiness: the database answers, every known migration is applied, and the core banking provider answers its " +

@@ -1,10 +1,14 @@
 /** The failures the operations endpoints answer directly (no domain failure of their own). */
-import type { CodeInfo } from "../shared/ErrorTable.js"
+import { Failure } from "@app/domain"
 
-export const opsHandlerCodes = {
-  SERVICE_NOT_READY: {
-    status: 503,
-    meaning:
-      "GET /ready: a check failed; `error.checks` gives each check's state (\"ok\" or why not) and `error.failed` names the failing ones (database, migrations, provider)"
+export class ServiceNotReady extends Failure("ServiceNotReady", {
+  status: 503,
+  code: "SERVICE_NOT_READY",
+  message: "Service not ready",
+  meaning:
+    "GET /ready: a check failed; `error.checks` gives each check's state (\"ok\" or why not) and `error.failed` names the failing ones (database, migrations, provider)"
+})<{ readonly checks: Readonly<Record<string, string>>; readonly failed: ReadonlyArray<string> }> {
+  override answer() {
+    return { ...super.answer(), detail: { checks: this.checks, failed: this.failed } }
   }
-} as const satisfies Record<string, CodeInfo>
+}

@@ -9,8 +9,8 @@ import * as Readiness from "@app/adapters/ops/Readiness"
 import { CoreBanking } from "@app/domain"
 import { Duration, Effect } from "effect"
 import { Api } from "../Api.js"
-import { failure } from "../shared/ErrorTable.js"
-import { opsHandlerCodes } from "./Errors.js"
+import { toHttpFailure } from "../shared/Envelope.js"
+import { ServiceNotReady } from "./Errors.js"
 
 export const DATABASE_CHECK_TIMEOUT = Duration.seconds(2)
 export const PROVIDER_CHECK_TIMEOUT = Duration.seconds(3)
@@ -47,6 +47,6 @@ export const OpsHandlers = HttpApiBuilder.group(Api, "ops", (handlers) =>
           const failed = Object.entries(checks).filter(([, state]) => state !== "ok").map(([name]) => name)
           if (failed.length === 0) return { ready: true as const, checks }
           yield* Effect.logWarning("not ready").pipe(Effect.annotateLogs({ ...checks }))
-          return yield* failure(opsHandlerCodes, "SERVICE_NOT_READY", "Health", "Service not ready", { checks, failed })
+          return yield* toHttpFailure("Health")(new ServiceNotReady({ checks, failed }))
         }))
   }))

@@ -4,9 +4,14 @@
  * answers with apiObject "Disbursement". Kobo amounts are decimal strings, as in the other contracts.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { PlanFrequency, PlanWeekDay } from "@app/domain"
+import {
+  AccountNotActive, AccountNotFound, BeneficiaryAccountNotFound, BorrowNotEligible, ExtraCashNotAllowed,
+  IdempotencyConflict, InvalidBankCode, MovementInFlight, NoBankAccount, OtpGateRejected, PayoutInProgress,
+  PlanFrequency, PlanNotActive, PlanNotFound, PlanWeekDay, TransferFailed, WithdrawalsNotAllowed
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { BankFailures } from "../shared/ApiErrors.js"
+import { errors, success } from "../shared/Envelope.js"
 import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, Name, OtpCode, OtpPinId, Uuid, msg } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { TransactionView } from "../transactions/Views.js"
@@ -72,7 +77,6 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.get("quote", "/plan/quote")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_KOBO) }))
       .addSuccess(success("Disbursement", PlanQuoteView))
-      .addError(failuresOf(400))
       .annotate(
         OpenApi.Description,
         "Fees of a payout of amountKobo: depositFee estimates what the customer's bank may charge to fund the wallet " +
@@ -83,7 +87,10 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.post("upsert", "/plan")
       .setPayload(PlanPayload)
       .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan saved." }))
-      .addError(failuresOf(400, 401))
+      .addError(errors(
+        ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
+        AccountNotActive, PayoutInProgress
+      ))
       .annotate(
         OpenApi.Description,
         "Creates the plan, or edits the open one. It is active once the wallet covers the pot. Changing the open plan's " +
@@ -96,7 +103,10 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.patch("patch", "/plan")
       .setPayload(PlanPatchPayload)
       .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan updated." }))
-      .addError(failuresOf(400, 401, 404))
+      .addError(errors(
+        ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
+        AccountNotActive, PayoutInProgress, PlanNotFound
+      ))
       .annotate(
         OpenApi.Description,
         "Edits the plan behind the OTP gate (a code from POST /auth/otp/request or /customers/otp/request). " +
@@ -108,19 +118,19 @@ export class PlansApi extends HttpApiGroup.make("plans")
   .add(
     HttpApiEndpoint.get("get", "/plan")
       .addSuccess(success("Disbursement", PlanView))
-      .addError(failuresOf(400, 404))
+      .addError(errors(AccountNotFound, PlanNotFound))
       .annotate(OpenApi.Description, "The customer's plan. 404 'No disbursement plan found'.")
   )
   .add(
     HttpApiEndpoint.get("history", "/history")
       .addSuccess(success("Disbursement", Schema.Array(TransactionView)))
-      .addError(failuresOf(400))
+      .addError(errors(AccountNotFound))
       .annotate(OpenApi.Description, "The plan's payouts (scheduled and Borrow), Transaction rows with purpose disbursement, newest first.")
   )
   .add(
     HttpApiEndpoint.get("borrowQuote", "/plan/borrow/quote")
       .addSuccess(success("Disbursement", BorrowQuoteView))
-      .addError(failuresOf(400, 404))
+      .addError(errors(AccountNotFound, PlanNotFound))
       .annotate(
         OpenApi.Description,
         "Whether the next period's payout can be had now, and how much; reason says why not. 404 without a plan."
@@ -130,7 +140,10 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.post("borrow", "/plan/borrow")
       .setPayload(Body({ idempotencyKey: Uuid }))
       .addSuccess(success("Disbursement", PlanMovementView, { message: "Borrow processed." }))
-      .addError(failuresOf(400, 404, 409))
+      .addError(errors(
+        AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive, PlanNotFound,
+        MovementInFlight, WithdrawalsNotAllowed, BorrowNotEligible
+      ))
       .annotate(
         OpenApi.Description,
         "Pays the next period's instalment now (status confirmed or pending). A repeated idempotencyKey returns the " +
@@ -140,7 +153,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
   .add(
     HttpApiEndpoint.get("extraCashQuote", "/plan/extra-cash/quote")
       .addSuccess(success("Disbursement", ExtraCashQuoteView))
-      .addError(failuresOf(400))
+      .addError(errors(...BankFailures, AccountNotFound, PlanNotActive))
       .annotate(
         OpenApi.Description,
         "The wallet balance, what the plan's remaining payouts and their NIP fees reserve, the largest Extra Cash " +
@@ -151,7 +164,10 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.post("extraCash", "/plan/extra-cash")
       .setPayload(Body({ amountKobo: KoboJson("amountKobo", MAX_KOBO), idempotencyKey: Uuid }))
       .addSuccess(success("Disbursement", PlanMovementView, { message: "Extra Cash processed." }))
-      .addError(failuresOf(400, 409))
+      .addError(errors(
+        ...BankFailures, AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive,
+        MovementInFlight, WithdrawalsNotAllowed, PlanNotActive, ExtraCashNotAllowed
+      ))
       .annotate(
         OpenApi.Description,
         "Withdraws unused vault balance to the plan's withdrawal account; the fees are debited on top. 400 validation, " +
@@ -160,7 +176,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
   )
   // Documented on every plan endpoint, as the plans contract test (test/Plans.test.ts, "OpenAPI")
   // requires, though quote, upsert, history and the Extra Cash endpoints cannot answer 404 today.
-  .addError(failuresOf(404))
+  .addError(errors(PlanNotFound))
   .middleware(Authentication)
   .prefix("/api/v1/disbursements")
   .annotate(OpenApi.Title, "Disbursements")

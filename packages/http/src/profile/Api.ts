@@ -3,8 +3,10 @@
  * spec has it), authenticated by the app_token cookie.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { AccountNotFound } from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
+import { OriginNotAllowed } from "./Errors.js"
 import { Body, msg, Phone } from "../shared/Schemas.js"
 import { CookieAuthentication } from "../shared/Security.js"
 
@@ -27,19 +29,20 @@ export class ProfileApi extends HttpApiGroup.make("profile")
   .add(
     HttpApiEndpoint.get("getProfile", "/users/profile")
       .addSuccess(success("User", UserProfileView))
-      .addError(failuresOf(400, 401, 403))
   )
   .add(
     HttpApiEndpoint.patch("updateProfile", "/users/profile")
       .setPayload(Body({ name: Schema.optional(DisplayName), whatsappNumber: Schema.optional(Schema.NullOr(Phone)) }))
       .addSuccess(success("User", UserProfileView, { message: "Profile updated." }))
-      .addError(failuresOf(400, 401, 403))
+      .addError(errors(OriginNotAllowed))
       .annotate(
         OpenApi.Description,
         "Changes the display name and the WhatsApp number (null clears it). Refused (403 ORIGIN_NOT_ALLOWED) from a web " +
           "origin not in APP_ORIGINS, or when the browser marks the request cross-site."
       )
   )
+  // every endpoint here reads the signed-in customer's account
+  .addError(errors(AccountNotFound))
   .middleware(CookieAuthentication)
   .annotate(OpenApi.Title, "User profile (cookie)")
 {}

@@ -11,9 +11,9 @@ import { Profiles } from "@app/domain"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
-import { failure } from "../shared/ErrorTable.js"
+import { toHttpFailure } from "../shared/Envelope.js"
 import { signedIn } from "../shared/Security.js"
-import { profileHandlerCodes } from "./Errors.js"
+import { OriginNotAllowed } from "./Errors.js"
 
 const view = (p: Profiles.UserProfile) => ({ ...p, createdAt: p.createdAt.toISOString() })
 
@@ -28,7 +28,7 @@ const requireAllowedOrigin = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const config = yield* AppConfig
   if (!sameSiteAllowed(request.headers, config.appOrigins)) {
-    return yield* failure(profileHandlerCodes, "ORIGIN_NOT_ALLOWED", "User", "Cross-site request refused")
+    return yield* toHttpFailure("User")(new OriginNotAllowed())
   }
 })
 

@@ -1,6 +1,7 @@
 /** The HTTP contract of referrals: GET /customers/referrals (the code itself is applied by register and social sign-in). */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { AccountNotFound } from "@app/domain"
+import { errors, success } from "../shared/Envelope.js"
 import { Authentication } from "../shared/Security.js"
 import { ReferralSummaryView } from "./Views.js"
 
@@ -8,7 +9,7 @@ export class ReferralsApi extends HttpApiGroup.make("referrals")
   .add(
     HttpApiEndpoint.get("referrals", "/referrals")
       .addSuccess(success("Customer", ReferralSummaryView))
-      .addError(failuresOf(400))
+      .addError(errors(AccountNotFound))
       .annotate(
         OpenApi.Description,
         "The customer's referral code and whom it brought in; a referral is successful once the referred customer's first deposit is confirmed."

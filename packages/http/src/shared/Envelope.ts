@@ -5,16 +5,18 @@
  * Success: `success(apiObject, payload)` is a Schema.transform from the envelope to the payload,
  * so handlers return plain values while the wire and the OpenAPI document show the envelope.
  *
- * Failure: one error class, `HttpFailure`, carries status, code, message and detail; the envelope's
- * `error` is `{ code, ...detail }`, so every failure has a stable `error.code` (the catalogue is
- * `errorCatalogue`, see shared/ErrorTable.ts), repeated as `data.code` (the spec names the code of
- * delete-account's 409 `data.code CLOSE_ACCOUNT_FIRST`: both spellings are served, always equal,
- * for every failure). Its schemas (one per
- * status, so HttpApi knows each status) encode it to the failure envelope; `failureResponse`
- * builds the same envelope for failures that never reach a schema (decode errors, unknown routes,
- * defects) in the API middleware.
+ * Failure: one runtime class, `HttpFailure`, carries status, code, message and detail; the envelope's
+ * `error` is `{ code, ...detail }`, so every failure has a stable `error.code`, repeated as
+ * `data.code` (the spec names the code of delete-account's 409 `data.code CLOSE_ACCOUNT_FIRST`: both
+ * spellings are served, always equal, for every failure). A failure class (domain or handler, see
+ * @app/domain's shared/Failure.ts) becomes one with `toHttpFailure`; `errors(…classes)` gives the
+ * schemas an endpoint declares, one per code (its status, its `error.code` literal, its meaning),
+ * so the OpenAPI document lists each operation's codes and a client decodes each failure.
+ * `failureResponse` builds the same envelope for failures that never reach a schema (decode
+ * errors, unknown routes, defects) in the API middleware.
  */
 import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
+import type { Answerable, CodeOf, FailureClass, FailureKind } from "@app/domain"
 import { Data, Schema } from "effect"
 
 export const success = <A, I, R>(
@@ -55,19 +57,30 @@ export class HttpFailure extends Data.TaggedError("HttpFailure")<{
 }> {}
 
 /**
- * An HttpFailure whose status is known to be S. `Failures[S]` encodes exactly these, so a handler
- * failing with one type-checks only where its endpoint (or group, or the API) declares `Failures[S]`.
+ * An HttpFailure known to carry one of the codes C (one member per code). `errors(…)` encodes
+ * exactly these, so a handler failing with one type-checks only where its endpoint (or group,
+ * middleware, or the API) declares a class answering that code.
  */
-export type HttpFailureWith<S extends number> = HttpFailure & { readonly status: S }
+export type HttpFailureOf<C extends string> = C extends string ? HttpFailure & { readonly code: C } : never
 
-/** A failure of `status`, typed by it (see HttpFailureWith). */
-export const httpFailure = <S extends FailureStatus>(
-  status: S,
-  code: string,
-  apiObject: string,
-  message: string,
-  detail?: Readonly<Record<string, unknown>>
-) => new HttpFailure({ status, code, apiObject, message, ...(detail === undefined ? {} : { detail }) }) as HttpFailureWith<S>
+/** The status a failure class gives one of its codes. */
+const statusOf = (e: Answerable, code: string): number => {
+  const kind = (e.constructor as Partial<FailureClass>).kinds?.find((k) => k.code === code)
+  if (kind === undefined) throw new Error(`${code} is not among the kinds of ${e.constructor.name}`)
+  return kind.status
+}
+
+/** A failure (domain or handler) as the HttpFailure of `apiObject`: its answer, at its kind's status. */
+export const toHttpFailure = (apiObject: string) => <E extends Answerable>(e: E): HttpFailureOf<CodeOf<E>> => {
+  const { code, detail, message } = e.answer()
+  return new HttpFailure({
+    status: statusOf(e, code),
+    code,
+    apiObject,
+    message,
+    ...(detail === undefined ? {} : { detail })
+  }) as HttpFailureOf<CodeOf<E>>
+}
 
 export const failureBody = (f: HttpFailure) => ({
   apiObject: f.apiObject,
@@ -79,73 +92,74 @@ export const failureBody = (f: HttpFailure) => ({
   data: { code: f.code }
 })
 
-/** The envelope's `error`: always a `code`, plus the failure's detail. */
-const FailureError = Schema.Struct(
-  {
-    code: Schema.String.annotations({
-      description: "Stable machine-readable failure code (UPPER_SNAKE); see the error-code catalogue in the API description"
-    })
-  },
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
-)
-
-/** The envelope's `data`: the same code as `error.code` (the spec's spelling for delete-account's 409). */
-const FailureData = Schema.Struct({
-  code: Schema.String.annotations({ description: "The same code as error.code (kept for clients that read data.code)" })
-})
-
 export const failureResponse = (f: HttpFailure) => HttpServerResponse.unsafeJson(failureBody(f), { status: f.status })
 
-const failureSchema = <S extends number>(status: S, description: string) =>
+/** The wire form of one code's failure envelope. */
+export interface FailureEnvelope<C extends string = string> {
+  readonly apiObject: string
+  readonly code: number
+  readonly status: "failure"
+  readonly message: string
+  readonly result: {}
+  readonly error: { readonly code: C; readonly [detail: string]: unknown }
+  readonly data: { readonly code: C }
+}
+
+const makeSchema = <C extends string>(kind: FailureKind<number, C>): Schema.Schema<HttpFailureOf<C>, FailureEnvelope<C>> =>
   Schema.transform(
     Schema.Struct({
       apiObject: Schema.String,
-      code: Schema.Literal(status),
+      code: Schema.Literal(kind.status),
       status: Schema.Literal("failure"),
       message: Schema.String,
       result: Schema.Struct({}),
-      error: FailureError,
-      data: FailureData
+      error: Schema.Struct(
+        { code: Schema.Literal(kind.code).annotations({ description: "Stable machine-readable failure code (UPPER_SNAKE)" }) },
+        Schema.Record({ key: Schema.String, value: Schema.Unknown })
+      ),
+      data: Schema.Struct({
+        code: Schema.Literal(kind.code).annotations({ description: "The same code as error.code (kept for clients that read data.code)" })
+      })
     }),
-    Schema.declare((u): u is HttpFailureWith<S> => u instanceof HttpFailure && u.status === status),
+    Schema.declare((u): u is HttpFailureOf<C> => u instanceof HttpFailure && u.code === kind.code),
     {
       strict: true,
       decode: (e) => {
-        const { code, ...detail } = e.error
-        return new HttpFailure({ status, code, apiObject: e.apiObject, message: e.message, detail }) as HttpFailureWith<S>
+        const { code: _code, ...detail } = e.error
+        return new HttpFailure({ status: kind.status, code: kind.code, apiObject: e.apiObject, message: e.message, detail }) as HttpFailureOf<C>
       },
-      encode: (f) => ({ ...failureBody(f), code: status })
+      encode: (f) => ({ ...failureBody(f), code: kind.status, error: { ...f.detail, code: kind.code }, data: { code: kind.code } })
     }
-  ).annotations({ ...HttpApiSchema.annotations({ status }), description })
+  ).annotations({
+    ...HttpApiSchema.annotations({ status: kind.status }),
+    identifier: kind.code,
+    title: kind.code,
+    description: kind.meaning
+  }) as never
 
-/** Failure schemas by status, each created once (HttpApi collects error schemas by identity). */
-export const Failures = {
-  400: failureSchema(400, "Validation error or request refused"),
-  401: failureSchema(401, "Authentication required or credentials invalid"),
-  403: failureSchema(403, "Forbidden, e.g. account suspended"),
-  404: failureSchema(404, "Not found"),
-  409: failureSchema(409, "Conflict"),
-  410: failureSchema(410, "Gone: the link expired or was already used"),
-  423: failureSchema(423, "Locked: too many wrong PINs; retry after error.retryAfterSeconds (Retry-After)"),
-  429: failureSchema(429, "Too many requests"),
-  500: failureSchema(500, "Internal error"),
-  502: failureSchema(502, "Bad gateway: the bank refused the operation or gave no final answer"),
-  503: failureSchema(503, "Service unavailable: not ready, or the request took too long; retry later")
-} as const
+/** One schema per code, created once: HttpApi collects error schemas by identity. */
+const schemas = new Map<string, Schema.Schema<HttpFailure, FailureEnvelope>>()
 
-/** A status the API can answer a failure with. */
-export type FailureStatus = keyof typeof Failures
+/** The failure schema of one code (its envelope with that `error.code`, its status, its meaning). */
+export const failureSchema = <C extends string>(kind: FailureKind<number, C>): Schema.Schema<HttpFailureOf<C>, FailureEnvelope<C>> => {
+  const known = schemas.get(kind.code)
+  if (known !== undefined) return known as never
+  const made = makeSchema(kind)
+  schemas.set(kind.code, made as never)
+  return made
+}
 
-/** The failure schemas of `statuses` as one, for an endpoint's `addError`: the statuses it can answer. */
-export const failuresOf = <const S extends ReadonlyArray<FailureStatus>>(...statuses: S) =>
-  Schema.Union(...statuses.map((status) => Failures[status] as (typeof Failures)[S[number]]))
+type CodesOfClass<K> = K extends FailureClass<infer Kind> ? Kind["code"] : never
+
+/**
+ * The failure schemas of every code the given classes answer, as one, for `addError` (endpoint,
+ * group or API) or a middleware's `failure`: `.addError(errors(InsufficientBalance, MovementInFlight))`.
+ */
+export const errors = <const Classes extends ReadonlyArray<FailureClass>>(
+  ...classes: Classes
+): Schema.Schema<HttpFailureOf<CodesOfClass<Classes[number]>>, FailureEnvelope<CodesOfClass<Classes[number]>>> => {
+  const members = [...new Set(classes.flatMap((c) => c.kinds.map((kind) => failureSchema(kind))))]
+  return (members.length === 1 ? members[0] : Schema.Union(...members)) as never
+}
 
 export type FieldErrors = Record<string, ReadonlyArray<string>>
-
-export const VALIDATION_MESSAGE = "Validation error"
-
-/** The `error` of a validation failure: the issues by field, and those about the whole request. */
-export const validationDetail = (fieldErrors: FieldErrors, formErrors: ReadonlyArray<string> = []) => ({ fieldErrors, formErrors })
-
-export const validationFailure = (apiObject: string, fieldErrors: FieldErrors, formErrors: ReadonlyArray<string> = []) =>
-  httpFailure(400, "VALIDATION_ERROR", apiObject, VALIDATION_MESSAGE, validationDetail(fieldErrors, formErrors))

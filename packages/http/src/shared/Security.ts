@@ -1,7 +1,8 @@
 /** The bearer authentication middleware, the signed-in customer it provides, and their id. */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
-import { Context, Effect, Schema } from "effect"
-import { Failures } from "./Envelope.js"
+import { AccountSuspended, StaffUnauthenticated, Unauthenticated } from "@app/domain"
+import { Context, Effect } from "effect"
+import { errors } from "./Envelope.js"
 import type { AccountWithCustomer, StaffMember } from "@app/domain"
 
 /**
@@ -16,7 +17,7 @@ export const AppTokenCookie = HttpApiSecurity.apiKey({ key: APP_TOKEN_COOKIE, in
 export class CurrentAccount extends Context.Tag("http/CurrentAccount")<CurrentAccount, AccountWithCustomer>() {}
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("http/Authentication", {
-  failure: Schema.Union(Failures[401], Failures[403]),
+  failure: errors(Unauthenticated, AccountSuspended),
   provides: CurrentAccount,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
@@ -29,7 +30,7 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("htt
  */
 export class AuthenticationAllowingSuspended
   extends HttpApiMiddleware.Tag<AuthenticationAllowingSuspended>()("http/AuthenticationAllowingSuspended", {
-    failure: Failures[401],
+    failure: errors(Unauthenticated),
     provides: CurrentAccount,
     security: { bearer: HttpApiSecurity.bearer }
   })
@@ -40,7 +41,7 @@ export class AuthenticationAllowingSuspended
  * client's access token, set by sign-in (shared/Cookie.ts).
  */
 export class CookieAuthentication extends HttpApiMiddleware.Tag<CookieAuthentication>()("http/CookieAuthentication", {
-  failure: Schema.Union(Failures[401], Failures[403]),
+  failure: errors(Unauthenticated, AccountSuspended),
   provides: CurrentAccount,
   security: { cookie: AppTokenCookie }
 }) {}
@@ -56,7 +57,7 @@ export class CurrentStaff extends Context.Tag("http/CurrentStaff")<CurrentStaff,
  * or a member no longer active is 401.
  */
 export class StaffAuthentication extends HttpApiMiddleware.Tag<StaffAuthentication>()("http/StaffAuthentication", {
-  failure: Failures[401],
+  failure: errors(StaffUnauthenticated),
   provides: CurrentStaff,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}

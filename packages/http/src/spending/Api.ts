@@ -3,10 +3,10 @@
  * window as JSON or CSV; a month's report by email. Every endpoint needs the bearer token.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Spendings } from "@app/domain"
+import { AccountNotFound, NoEmailOnFile, SpendingNotFound, Spendings } from "@app/domain"
 import { Schema } from "effect"
 import { documentCsvResponse } from "../shared/Csv.js"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { pageFields } from "../shared/Paging.js"
 import { Body, CalendarDate, msg, Uuid } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
@@ -49,7 +49,6 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         description: Schema.optionalWith(Description, { exact: true })
       }))
       .addSuccess(success("Spending", SpendingView, { status: 201, message: "Spending logged." }))
-      .addError(failuresOf(400))
   )
   .add(
     HttpApiEndpoint.get("list", "/")
@@ -62,7 +61,6 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         })
       }))
       .addSuccess(success("Spending", SpendingPageView))
-      .addError(failuresOf(400))
       .annotate(OpenApi.Description, "The customer's spendings, newest date first; filtered by category (normalised) and dates.")
   )
   .add(
@@ -76,7 +74,6 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         })
       }))
       .addSuccess(success("Spending", SpendingReportView))
-      .addError(failuresOf(400))
       .annotate(
         OpenApi.Description,
         `Totals, the breakdown by category (shares summing to exactly 100.00) and the daily series of a window of at most ` +
@@ -93,7 +90,7 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         })
       }))
       .addSuccess(success("Spending", EmailedReportView, { message: "Report sent to your email." }))
-      .addError(failuresOf(400))
+      .addError(errors(NoEmailOnFile))
       .annotate(
         OpenApi.Description,
         "Emails the month's report (text, HTML and the CSV attached) to the registered email, and only there: the request " +
@@ -109,13 +106,15 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         date: Schema.optionalWith(SpendingDate, { exact: true })
       }))
       .addSuccess(success("Spending", SpendingView, { message: "Spending updated." }))
-      .addError(failuresOf(400, 404))
+      .addError(errors(SpendingNotFound))
   )
   .add(
     HttpApiEndpoint.del("remove")`/${SpendingId}`
       .addSuccess(success("Spending", SpendingView, { message: "Spending removed." }))
-      .addError(failuresOf(400, 404))
+      .addError(errors(SpendingNotFound))
   )
+  // every endpoint here reads the signed-in customer's account
+  .addError(errors(AccountNotFound))
   .middleware(Authentication)
   .prefix("/api/v1/spendings")
   .annotate(OpenApi.Title, "Spending log")

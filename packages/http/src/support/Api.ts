@@ -3,9 +3,12 @@
  * reply. Every endpoint needs the bearer token. Staff endpoints are the back office's (admin/SupportDeskApi.ts).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Support, TICKET_CATEGORIES, type TicketCategory } from "@app/domain"
+import {
+  AccountNotFound, Support, TICKET_CATEGORIES, type TicketCategory, TicketClosed, TicketConversationFull,
+  TicketNotFound, TooManyOpenTickets
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { PageParams } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
@@ -50,7 +53,6 @@ export class SupportApi extends HttpApiGroup.make("support")
     HttpApiEndpoint.get("list", "/tickets")
       .setUrlParams(PageParams)
       .addSuccess(success("Support", TicketPageView))
-      .addError(failuresOf(400))
       .annotate(OpenApi.Description, "The customer's support tickets, newest activity (lastMessageAt) first.")
   )
   .add(
@@ -67,7 +69,7 @@ export class SupportApi extends HttpApiGroup.make("support")
         )
       }))
       .addSuccess(success("Support", TicketDetailView, { status: 201, message: "Ticket opened." }))
-      .addError(failuresOf(400, 409))
+      .addError(errors(TooManyOpenTickets))
       .annotate(
         OpenApi.Description,
         `Opens a ticket (status open) with its first message. 400 when transactionId is not one of the customer's own ` +
@@ -77,7 +79,7 @@ export class SupportApi extends HttpApiGroup.make("support")
   .add(
     HttpApiEndpoint.get("get")`/tickets/${TicketId}`
       .addSuccess(success("Support", TicketDetailView))
-      .addError(failuresOf(400, 404))
+      .addError(errors(TicketNotFound))
       .annotate(
         OpenApi.Description,
         "The ticket and its conversation, oldest message first; internal notes are never included. " +
@@ -88,13 +90,15 @@ export class SupportApi extends HttpApiGroup.make("support")
     HttpApiEndpoint.post("reply")`/tickets/${TicketId}/messages`
       .setPayload(Body({ message: MessageBody }))
       .addSuccess(success("Support", ReplyView, { status: 201, message: "Reply sent." }))
-      .addError(failuresOf(400, 404, 409))
+      .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(
         OpenApi.Description,
         "Adds the customer's reply; the ticket becomes open (a resolved ticket is reopened). 409 TICKET_CLOSED on a closed ticket; " +
           `409 TICKET_CONVERSATION_FULL once the conversation holds ${Support.MAX_MESSAGES} messages.`
       )
   )
+  // every endpoint here reads the signed-in customer's account
+  .addError(errors(AccountNotFound))
   .middleware(Authentication)
   .prefix("/api/v1/support")
   .annotate(OpenApi.Title, "Support")

@@ -3,10 +3,10 @@
  * inbound/outbound report as JSON or CSV. Every endpoint needs the bearer token.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Reports } from "@app/domain"
+import { AccountNotFound, NoBankAccount, Reports, TransactionNotFound } from "@app/domain"
 import { Schema } from "effect"
 import { documentCsvResponse } from "../shared/Csv.js"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { errors, success } from "../shared/Envelope.js"
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PageParams } from "../shared/Paging.js"
 import { Body, CalendarDate, msg, Uuid } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
@@ -53,7 +53,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(PageParams)
       .addSuccess(success("Transaction", TransactionPageView))
-      .addError(failuresOf(400))
+      .addError(errors(NoBankAccount))
       .annotate(
         OpenApi.Description,
         `The customer's transactions, newest first. page ≥ 1 (default ${PAGE_DEFAULT}); pageSize 1 to ${PAGE_SIZE_MAX} ` +
@@ -65,7 +65,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
     HttpApiEndpoint.get("report", "/report")
       .setUrlParams(ReportParams)
       .addSuccess(success("Transaction", TransactionReportView))
-      .addError(failuresOf(400))
+      .addError(errors(AccountNotFound))
       .annotate(
         OpenApi.Description,
         "Inbound (confirmed credits) and outbound (confirmed debits and transfers, with their fees) totals between " +
@@ -76,7 +76,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
   .add(
     HttpApiEndpoint.get("get")`/${TransactionId}`
       .addSuccess(success("Transaction", TransactionView))
-      .addError(failuresOf(400, 404))
+      .addError(errors(AccountNotFound, TransactionNotFound))
       .annotate(OpenApi.Description, "One transaction of the customer; 404 for an unknown id or another customer's.")
   )
   .middleware(Authentication)

@@ -1,7 +1,12 @@
 /** The HTTP contract of manual transfers and their fee quote. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import {
+  AccountNotActive, AccountNotFound, BeneficiaryAccountNotFound, IdempotencyConflict, InsufficientBalance,
+  InvalidBankCode, MovementInFlight, NoBankAccount, TransferFailed, WithdrawalsNotAllowed
+} from "@app/domain"
 import { Schema } from "effect"
-import { failuresOf, success } from "../shared/Envelope.js"
+import { BankFailures } from "../shared/ApiErrors.js"
+import { errors, success } from "../shared/Envelope.js"
 import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, msg, Name, Uuid } from "../shared/Schemas.js"
 import { FeeQuote, MovementView } from "./Views.js"
 
@@ -22,13 +27,16 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         nipSessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)))
       }))
       .addSuccess(success("Transaction", MovementView, { message: "Transfer processed." }))
-      .addError(failuresOf(400, 409))
+      .addError(errors(
+        ...BankFailures, AccountNotFound, NoBankAccount, InvalidBankCode, BeneficiaryAccountNotFound,
+        IdempotencyConflict, TransferFailed, AccountNotActive, MovementInFlight, WithdrawalsNotAllowed,
+        InsufficientBalance
+      ))
   )
   .add(
     HttpApiEndpoint.get("transferFee", "/transfer/fee")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_TRANSFER_KOBO) }))
       .addSuccess(success("Transaction", FeeQuote))
-      .addError(failuresOf(400))
   )
   .prefix("/api/v1/transactions")
   .annotate(OpenApi.Title, "Transfers")

@@ -10,7 +10,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHmac, randomInt } from "node:crypto"
-import { errorCatalogue } from "../../src/DomainErrors.js"
+import { errorCatalogue } from "../../src/ErrorCatalogue.js"
 import { call, callRaw, lastCode, type Reply } from "./TestServer.js"
 
 // ---------------------------------------------------------------------------------------------
