@@ -33,7 +33,9 @@ export const SandboxConfig = Config.all({
   timeoutMs: Config.integer("CORE_BANKING_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   dialect: Config.literal("generic", "bankone")("SANDBOX_DIALECT").pipe(Config.withDefault("generic" as const)),
   bankoneToken: Config.string("BANKONE_TOKEN").pipe(Config.withDefault(DEVELOPMENT_BANKONE_TOKEN)),
-  bankoneInstitutionCode: Config.option(Config.string("BANKONE_INSTITUTION_CODE"))
+  bankoneInstitutionCode: Config.option(Config.string("BANKONE_INSTITUTION_CODE")),
+  // as the service reads it (AppConfig): the journal's lines fdatasync'ed unless false
+  durable: Config.boolean("DURABLE_WRITES").pipe(Config.withDefault(true))
 })
 
 /** `--dialect bankone` (or `--dialect=bankone`) on the command line; it wins over SANDBOX_DIALECT. */
@@ -51,6 +53,7 @@ export const dialectArgument = (argv: ReadonlyArray<string>): "generic" | "banko
 /** The bank's and server's options, from the configuration and the dialect asked for. */
 export const standaloneOptions = (config: Config.Config.Success<typeof SandboxConfig>, dialect: "generic" | "bankone") => ({
   journal: Option.getOrUndefined(Option.map(config.dataDir, (dir) => path.join(dir, JOURNAL_FILE))),
+  durable: config.durable,
   port: config.port,
   token: config.token,
   latencyMs: config.latencyMs,

@@ -6,6 +6,7 @@
  * |---|---|---|
  * | SANDBOX_PORT | listening port (127.0.0.1) | 8090 |
  * | SANDBOX_DATA_DIR | the bank's journal (`sandbox-bank.jsonl`) lives here, kept across restarts; `none` = memory only | ./.data/sandbox |
+ * | DURABLE_WRITES | each journal line fdatasync'ed before the answer leaves (as in `npm start`); `false` = the page cache | true |
  * | SANDBOX_LATENCY_MS | added to every call | 0 |
  * | SANDBOX_DUPLICATE_REFERENCES | a repeated reference answers its `first-outcome`, or `reject` ("94") | first-outcome |
  * | SANDBOX_NIP_SESSION_TTL_MS | how long a name enquiry's session id may be quoted by a transfer | 1800000 (30 min) |
@@ -48,6 +49,7 @@ const SandboxMain = Layer.unwrapEffect(
           Effect.annotateLogs({
             journal: Option.match(config.dataDir, { onNone: () => "none (memory only)", onSome: (dir) => path.join(dir, JOURNAL_FILE) }),
             webhook: Option.getOrElse(config.webhookUrl, () => "none"),
+            durable: config.durable,
             dialect
           }),
           Effect.zipLeft(Effect.when(
