@@ -22,7 +22,8 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         nipSessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)))
       }))
       .addSuccess(success("Transaction", MovementView, { message: "Transfer processed." }))
-      .addError(failuresOf(400, 409))
+      // 429 LOOKUP_THROTTLED: without nipSessionId, its name enquiry counts against the look-up budget
+      .addError(failuresOf(400, 409, 429))
   )
   .add(
     HttpApiEndpoint.get("transferFee", "/transfer/fee")
