@@ -32,7 +32,6 @@ import { SupportRepoSql } from "./support/SupportRepoSql.js"
 import { SupportStaffSql } from "./support/SupportStaffSql.js"
 import { SettingsStoreSql } from "./settings/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql } from "./auth/AuthRepoSql.js"
-import { AuthThrottleSql } from "./shared/AuthThrottleSql.js"
 import { PinRepoSql } from "./auth/PinRepoSql.js"
 import { SocialIdentityRepoSql } from "./auth/SocialIdentityRepoSql.js"
 import { IdentityProviderLive } from "./auth/JoseIdentityProvider.js"
@@ -48,7 +47,7 @@ import { TransferRepoSql } from "./transfers/TransferRepoSql.js"
 import { pgLayer, pgliteLayer } from "./sql/Database.js"
 import { UnitOfWorkSql } from "./sql/UnitOfWorkSql.js"
 import { LeaseHolderLive } from "./concurrency/LeaseHolder.js"
-import { AttemptLogSql } from "./shared/AttemptLogSql.js"
+import { ThrottleStoreSql } from "./shared/ThrottleStoreSql.js"
 
 export const SqlClientLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
@@ -91,7 +90,6 @@ const RepositoriesLive = Layer.mergeAll(
   StaffRepoSql,
   StaffLinkRepoSql,
   SignInFailuresSql,
-  AuthThrottleSql,
   AuditRepoSql,
   FreezeRepoSql,
   ApprovalRepoSql,
@@ -108,7 +106,7 @@ const RepositoriesLive = Layer.mergeAll(
   ClosureRepoSql,
   AccountErasureSql,
   OutboxQueueSql,
-  AttemptLogSql
+  ThrottleStoreSql
 )
 
 /** ADMIN_FOUR_EYES: whether settings changes and unfreezes wait for a second member of staff. */

@@ -107,7 +107,7 @@ export const bankingCodes = {
   },
   BVN_VERIFICATION_THROTTLED: {
     status: 429,
-    meaning: "3 failed BVN verifications within 24 hours: refused until the oldest is 24 hours old (`error.retryAfterSeconds`, Retry-After)"
+    meaning: "3 failed BVN verifications within 24 hours: refused until 24 hours after the third (`error.retryAfterSeconds`, Retry-After)"
   },
   LOOKUP_THROTTLED: {
     status: 429,
