@@ -38,6 +38,7 @@ import m0035_lease_holders from "./migrations/0035_lease_holders.js"
 import m0036_payout_holds from "./migrations/0036_payout_holds.js"
 import m0037_bankone_requests from "./migrations/0037_bankone_requests.js"
 import m0040_one_throttle_table from "./migrations/0040_one_throttle_table.js"
+import m0041_erased_core_account_digest from "./migrations/0041_erased_core_account_digest.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -71,7 +72,8 @@ export const migrations = Migrator.fromRecord({
   "0035_lease_holders": m0035_lease_holders,
   "0036_payout_holds": m0036_payout_holds,
   "0037_bankone_requests": m0037_bankone_requests,
-  "0040_one_throttle_table": m0040_one_throttle_table
+  "0040_one_throttle_table": m0040_one_throttle_table,
+  "0041_erased_core_account_digest": m0041_erased_core_account_digest
 })
 
 /** A fixed key for PostgreSQL's advisory lock around creating the migrations table ("kobo" in ASCII). */

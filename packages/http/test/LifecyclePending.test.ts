@@ -159,7 +159,8 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
           accountId: c.id,
           deletionId: randomUUID(),
           retainUntil: Lifecycle.retainUntilFrom(new Date()),
-          now: new Date()
+          now: new Date(),
+          coreAccountDigest: null
         })).pipe(Effect.orDie)
         expect(yield* customerStatus(c.id)).toBe("deleted")
         const kept = yield* sql<{ id: string }>`SELECT id FROM transactions WHERE customer_id = ${c.customerId} ORDER BY created_at`
