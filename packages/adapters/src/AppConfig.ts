@@ -91,7 +91,7 @@ export interface AppConfigShape {
   readonly sms: Option.Option<SmsGatewayConfig>
   /** how long one delivery attempt to the SMTP relay or SMS gateway may take */
   readonly notifyTimeoutMs: number
-  /** NAME_ENQUIRY_MAX_PER_HOUR: account name look-ups (GET /beneficiaries/lookup, POST /beneficiaries) per customer per hour */
+  /** NAME_ENQUIRY_MAX_PER_HOUR: account name look-ups (GET /beneficiaries/lookup, POST /beneficiaries, plan POST/PATCH, a transfer without nipSessionId) per customer per hour */
   readonly nameEnquiryMaxPerHour: number
   /** METRICS_PORT: where this process serves Prometheus `GET /metrics`; none (METRICS_PORT=0) = no metrics endpoint */
   readonly metricsPort: Option.Option<number>

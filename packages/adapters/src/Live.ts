@@ -33,7 +33,6 @@ import { SupportRepoSql } from "./support/SupportRepoSql.js"
 import { SupportStaffSql } from "./support/SupportStaffSql.js"
 import { SettingsStoreSql } from "./settings/SettingsStoreSql.js"
 import { OtpRepoSql, RefreshTokenRepoSql } from "./auth/AuthRepoSql.js"
-import { AuthThrottleSql } from "./auth/AuthThrottleSql.js"
 import { PinRepoSql } from "./auth/PinRepoSql.js"
 import { SocialIdentityRepoSql } from "./auth/SocialIdentityRepoSql.js"
 import { IdentityProviderLive } from "./auth/JoseIdentityProvider.js"
@@ -49,7 +48,7 @@ import { TransferRepoSql } from "./transfers/TransferRepoSql.js"
 import { pgLayer, pgliteLayer } from "./sql/Database.js"
 import { UnitOfWorkSql } from "./sql/UnitOfWorkSql.js"
 import { LeaseHolderLive } from "./concurrency/LeaseHolder.js"
-import { AttemptLogSql } from "./shared/AttemptLogSql.js"
+import { ThrottleStoreSql } from "./shared/ThrottleStoreSql.js"
 
 export const SqlClientLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
@@ -92,7 +91,6 @@ const RepositoriesLive = Layer.mergeAll(
   StaffRepoSql,
   StaffLinkRepoSql,
   SignInFailuresSql,
-  AuthThrottleSql,
   AuditRepoSql,
   FreezeRepoSql,
   ApprovalRepoSql,
@@ -110,7 +108,7 @@ const RepositoriesLive = Layer.mergeAll(
   ClosureRepoSql,
   AccountErasureSql,
   OutboxQueueSql,
-  AttemptLogSql
+  ThrottleStoreSql
 )
 
 /** ADMIN_FOUR_EYES: whether settings changes and unfreezes wait for a second member of staff. */

@@ -37,6 +37,8 @@ import m0033_customer_attempts from "./migrations/0033_customer_attempts.js"
 import m0035_lease_holders from "./migrations/0035_lease_holders.js"
 import m0036_payout_holds from "./migrations/0036_payout_holds.js"
 import m0037_bankone_requests from "./migrations/0037_bankone_requests.js"
+import m0040_one_throttle_table from "./migrations/0040_one_throttle_table.js"
+import m0041_erased_core_account_digest from "./migrations/0041_erased_core_account_digest.js"
 import m0044_outbox_by_recipient from "./migrations/0044_outbox_by_recipient.js"
 
 export const migrations = Migrator.fromRecord({
@@ -71,6 +73,8 @@ export const migrations = Migrator.fromRecord({
   "0035_lease_holders": m0035_lease_holders,
   "0036_payout_holds": m0036_payout_holds,
   "0037_bankone_requests": m0037_bankone_requests,
+  "0040_one_throttle_table": m0040_one_throttle_table,
+  "0041_erased_core_account_digest": m0041_erased_core_account_digest,
   "0044_outbox_by_recipient": m0044_outbox_by_recipient
 })
 

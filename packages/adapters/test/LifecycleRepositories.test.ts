@@ -116,7 +116,7 @@ layer(Repos(), { timeout: "60 seconds" })(`ClosureRepo and AccountErasure (${des
         yield* sql`UPDATE customers SET bvn_hash = ${`bvn-${c.id}`} WHERE id = ${c.id}`
         const deletionId = randomUUID()
         const retainUntil = new Date(Date.now() + 1000)
-        const input = { customerId: c.id, accountId: c.accountId, deletionId, retainUntil, now: at }
+        const input = { customerId: c.id, accountId: c.accountId, deletionId, retainUntil, now: at, coreAccountDigest: null }
         const counts = yield* (yield* UnitOfWork).atomically(erasure.erase(input))
         expect(Option.getOrThrow(counts)).toMatchObject({ transactions: 0, beneficiaries: 0, plans: 0 })
         expect(Option.isNone(yield* erasure.erase({ ...input, deletionId: randomUUID() }))).toBe(true)
@@ -150,7 +150,7 @@ layer(Repos(), { timeout: "60 seconds" })(`ClosureRepo and AccountErasure (${des
         const c = yield* personalCustomer
         const deletionId = randomUUID()
         const retainUntil = new Date(Date.now() + 60_000)
-        yield* (yield* UnitOfWork).atomically(erasure.erase({ customerId: c.id, accountId: c.accountId, deletionId, retainUntil, now: at }))
+        yield* (yield* UnitOfWork).atomically(erasure.erase({ customerId: c.id, accountId: c.accountId, deletionId, retainUntil, now: at, coreAccountDigest: null }))
         const stored = yield* sql<{ kind: string; text: string; keys: string }>`
           SELECT kind, payload::text AS text, (SELECT string_agg(k, ',' ORDER BY k) FROM jsonb_object_keys(payload) k) AS keys
           FROM retained_records WHERE deletion_id = ${deletionId}`
@@ -199,7 +199,7 @@ layer(Repos(), { timeout: "60 seconds" })(`ClosureRepo and AccountErasure (${des
         const someoneElse = yield* queued(`someone-${randomUUID()}@example.com`, "account_closed")
         const deletionId = randomUUID()
         const retainUntil = new Date(Date.now() + 60_000)
-        yield* (yield* UnitOfWork).atomically(erasure.erase({ customerId: c.id, accountId: c.accountId, deletionId, retainUntil, now: at }))
+        yield* (yield* UnitOfWork).atomically(erasure.erase({ customerId: c.id, accountId: c.accountId, deletionId, retainUntil, now: at, coreAccountDigest: null }))
         const ids = [statement, sentStatement, reply, failed, sms, someoneElse]
         const left = (yield* sql<{ id: string }>`SELECT id FROM notification_outbox WHERE id IN ${sql.in(ids)}`).map((r) => r.id).sort()
         expect(left).toEqual([statement, someoneElse].sort())

@@ -13,7 +13,7 @@ import { readRetained } from "@app/adapters/lifecycle/AccountErasureSql"
 import { OutboxQueue } from "@app/adapters/notifications/OutboxQueueSql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { actionOtp, bvnBody, createAccount, get, verifyBvn } from "./support/BankingFixtures.js"
+import { actionOtp, bvnBody, createAccount, get, inboundTransfer, pollUntil, verifyBvn, webhook } from "./support/BankingFixtures.js"
 import { expectFailure, expectSuccess, expectValidation, expireOtps, login, me, post, register, verifiedAccount } from "./support/Fixtures.js"
 import { lastCode, outbox } from "./support/TestServer.js"
 import { atTheBank, booksBalance, closeAccount, customerStatus, DELETE, deleteAccount, due, reconcileSweep, sweepRow } from "./support/LifecycleFixtures.js"
@@ -95,6 +95,29 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("delete
       expectFailure(yield* post(DELETE, { otpPinId: randomUUID(), otpCode: "123456" }, c.accessToken), 401, "Authentication required", CUSTOMER)
       yield* booksBalance
     }))
+
+  it.effect("money arriving for a deleted customer (their old account, frozen at the bank): the webhook records it and raises the critical frozen_account_credit alert", () =>
+    Effect.gen(function*() {
+      const c = yield* fullCustomer("del-credit", 200_000)
+      expectSuccess(yield* closeAccount(c), { apiObject: CUSTOMER })
+      expectDeleted(expectSuccess(yield* deleteAccount(c, { via: "web" }), { apiObject: CUSTOMER }))
+      yield* inboundTransfer(c.accountNumber, 70_000n)
+      expectSuccess(yield* webhook({ accountNumber: c.accountNumber }), { apiObject: "Webhook" })
+      const forDeleted = Effect.map(Alerts.listOpen, (alerts) =>
+        alerts.filter((a) => a.customerId === c.customerId && a.kind === "frozen_account_credit"))
+      const alerts = yield* pollUntil(forDeleted, (found) => found.length > 0, 10_000)
+      expect(alerts.map((a) => a.severity)).toEqual(["critical"])
+      expect(alerts[0]!.message).toContain("₦700.00")
+      expect(alerts[0]!.message).toContain("deleted")
+      // on the tombstone's ledger (the transactions stay), once: a second notification adds nothing
+      const sql = yield* SqlClient.SqlClient
+      const deposits = () => sql`SELECT amount_kobo FROM transactions WHERE customer_id = ${c.customerId} AND purpose = 'deposit' AND amount_kobo = 70000`
+      expect((yield* deposits()).length).toBe(1)
+      expectSuccess(yield* webhook({ accountNumber: c.accountNumber }), { apiObject: "Webhook" })
+      yield* Effect.sleep("500 millis")
+      expect((yield* deposits()).length).toBe(1)
+      expect((yield* forDeleted).length).toBe(1)
+    }), 90_000)
 
   it.effect("a closed account: deleted, transactions and KYC retained (sealed), the outbox and the rest erased; a re-registration with the same email, phone and BVN starts from nothing", () =>
     Effect.gen(function*() {

@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto"
 import { adminServer, rootToken } from "./support/AdminFixtures.js"
 import { actionOtp, bankCustomer, inboundTransfer } from "./support/BankingFixtures.js"
 import { expectFailure, expectSuccess, post } from "./support/Fixtures.js"
-import { alertKindsOf, atTheBank, booksBalance, CLOSE, closeAccount, DELETE, customerStatus, deleteAccount, due, sweepRow } from "./support/LifecycleFixtures.js"
+import { alertKindsOf, atTheBank, booksBalance, CLOSE, DELETE, customerStatus, deleteAccount, due, sweepRow } from "./support/LifecycleFixtures.js"
 import { deposit } from "./support/PlanFixtures.js"
 import { outbox } from "./support/TestServer.js"
 
@@ -80,7 +80,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
         // the saga has put the account back: only the bank's answer is outstanding
         expect((yield* movementRow(id))[0]).toMatchObject({ status: "pending", restored: true })
 
-        // delete-account refuses before the OTP gate (the code stays good); close-account after it
+        // both refuse before the OTP gate: the code stays good for when the movement has settled
         const otp = yield* actionOtp(c.accessToken, c.email)
         const deleting = expectFailure(yield* post(DELETE, { ...otp, idempotencyKey: randomUUID() }, c.accessToken), 400, /A transaction is in progress/, CUSTOMER)
         expect(deleting.code).toBe("TRANSACTION_IN_PROGRESS")
@@ -94,7 +94,8 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
         expect(yield* sql`SELECT id FROM deletion_records WHERE customer_id = ${c.customerId}`).toEqual([])
 
         expect(yield* reconcile(id)).toBe("confirmed")
-        expect(expectSuccess(yield* closeAccount(c), { apiObject: CUSTOMER }).status).toBe("confirmed")
+        // the same code, not spent by the refusals
+        expect(expectSuccess(yield* post(CLOSE, { ...otp, idempotencyKey: randomUUID() }, c.accessToken), { apiObject: CUSTOMER }).status).toBe("confirmed")
         expect(yield* customerStatus(c.id)).toBe("closed")
         yield* booksBalance
       }))
@@ -103,12 +104,13 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
       Effect.gen(function*() {
         const c = yield* savedCustomer("pend-fail")
         const id = yield* pendingTransfer(c.accessToken, "0005")
-        expect(expectFailure(yield* closeAccount(c), 400, /A transaction is in progress/, CUSTOMER).code).toBe("TRANSACTION_IN_PROGRESS")
+        const otp = yield* actionOtp(c.accessToken, c.email)
+        expect(expectFailure(yield* post(CLOSE, { ...otp, idempotencyKey: randomUUID() }, c.accessToken), 400, /A transaction is in progress/, CUSTOMER).code).toBe("TRANSACTION_IN_PROGRESS")
         expect(yield* reconcile(id)).toBe("failed")
         expect((yield* atTheBank(c.accountNumber)).account.ledgerBalanceKobo).toBe(BigInt(FUND))
         // an active, unfrozen account: no alert
         expect(yield* alertKindsOf(c.customerId)).not.toContain("frozen_account_credit")
-        expect(expectSuccess(yield* closeAccount(c), { apiObject: CUSTOMER }).status).toBe("confirmed")
+        expect(expectSuccess(yield* post(CLOSE, { ...otp, idempotencyKey: randomUUID() }, c.accessToken), { apiObject: CUSTOMER }).status).toBe("confirmed")
         yield* booksBalance
       }))
   })
@@ -157,7 +159,8 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
           accountId: c.id,
           deletionId: randomUUID(),
           retainUntil: Lifecycle.retainUntilFrom(new Date()),
-          now: new Date()
+          now: new Date(),
+          coreAccountDigest: null
         })).pipe(Effect.orDie)
         expect(yield* customerStatus(c.id)).toBe("deleted")
         const kept = yield* sql<{ id: string }>`SELECT id FROM transactions WHERE customer_id = ${c.customerId} ORDER BY created_at`

@@ -92,7 +92,7 @@ layer(server, { excludeTestServices: true, timeout: "300 seconds" })("customer s
         // 15 minutes later (moved in the database: the server runs on the real clock)
         const sql = yield* SqlClient.SqlClient
         yield* sql`
-          UPDATE auth_throttles SET window_started_at = window_started_at - interval '16 minutes',
+          UPDATE throttles SET window_started_at = window_started_at - interval '16 minutes',
             blocked_until = blocked_until - interval '16 minutes'
           WHERE key = ${`sa:${owner.id}`}`.pipe(Effect.orDie)
         expectSuccess(yield* loginFrom(freshAddress(), { email: owner.email, password: owner.password }), { message: "Signed in." })

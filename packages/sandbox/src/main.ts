@@ -6,6 +6,7 @@
  * |---|---|---|
  * | SANDBOX_PORT | listening port (127.0.0.1) | 8090 |
  * | SANDBOX_DATA_DIR | the bank's journal (`sandbox-bank.jsonl`) lives here, kept across restarts; `none` = memory only | ./.data/sandbox |
+ * | DURABLE_WRITES | each journal line fdatasync'ed before the answer leaves (as in `npm start`); `false` = the page cache | true |
  * | SANDBOX_LATENCY_MS | added to every call | 0 |
  * | SANDBOX_DUPLICATE_REFERENCES | a repeated reference answers its `first-outcome`, or `reject` ("94") | first-outcome |
  * | SANDBOX_NIP_SESSION_TTL_MS | how long a name enquiry's session id may be quoted by a transfer | 1800000 (30 min) |
@@ -20,54 +21,13 @@
  * `npm run sandbox -- --dialect bankone` serves BankOne's dialect; the `/sandbox/*` test routes and
  * the start-up line are the same in both.
  */
-import { DevelopmentSecrets, SandboxBankConfig } from "@app/adapters/AppConfig"
-import { DEVELOPMENT_BANKONE_TOKEN } from "@app/adapters/corebanking/bankone/BankOneConfig"
 import { runService } from "@app/adapters/Runner"
-import { Config, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { JOURNAL_FILE } from "./Bank.js"
 import { sandboxLayer, SandboxServer } from "./Server.js"
-
-const SandboxConfig = Config.all({
-  port: Config.port("SANDBOX_PORT").pipe(Config.withDefault(8090)),
-  // "none" (or empty) = memory only
-  dataDir: Config.string("SANDBOX_DATA_DIR").pipe(
-    Config.withDefault("./.data/sandbox"),
-    Config.map((dir) => (dir.trim() === "" || dir.trim().toLowerCase() === "none" ? Option.none() : Option.some(path.resolve(dir.trim()))))
-  ),
-  ...SandboxBankConfig,
-  token: Config.string("CORE_BANKING_TOKEN").pipe(Config.withDefault(DevelopmentSecrets.CORE_BANKING_TOKEN)),
-  // the service's webhook as `npm start` serves it; "none" = deposits are not announced
-  webhookUrl: Config.string("SANDBOX_WEBHOOK_URL").pipe(
-    Config.orElse(() =>
-      Config.map(Config.port("PORT").pipe(Config.withDefault(8080)), (port) => `http://127.0.0.1:${port}/api/v1/webhooks/core-banking`)
-    ),
-    Config.map((url) => (url.trim() === "" || url.trim().toLowerCase() === "none" ? Option.none() : Option.some(url.trim()))),
-    Config.validate({
-      message: "SANDBOX_WEBHOOK_URL: must be an http(s) URL or none",
-      validation: Option.match({ onNone: () => true, onSome: (url) => URL.canParse(url) && /^https?:/.test(url) })
-    })
-  ),
-  webhookHeader: Config.string("WEBHOOK_HEADER").pipe(Config.withDefault("x-webhook-secret")),
-  webhookSecret: Config.string("WEBHOOK_SECRET").pipe(Config.withDefault(DevelopmentSecrets.WEBHOOK_SECRET)),
-  timeoutMs: Config.integer("CORE_BANKING_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
-  dialect: Config.literal("generic", "bankone")("SANDBOX_DIALECT").pipe(Config.withDefault("generic" as const)),
-  bankoneToken: Config.string("BANKONE_TOKEN").pipe(Config.withDefault(DEVELOPMENT_BANKONE_TOKEN)),
-  bankoneInstitutionCode: Config.option(Config.string("BANKONE_INSTITUTION_CODE"))
-})
-
-/** `--dialect bankone` (or `--dialect=bankone`) on the command line; it wins over SANDBOX_DIALECT. */
-export const dialectArgument = (argv: ReadonlyArray<string>): "generic" | "bankone" | undefined => {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    const value = arg === "--dialect" ? argv[i + 1] : arg.startsWith("--dialect=") ? arg.slice("--dialect=".length) : undefined
-    if (value === undefined) continue
-    if (value === "generic" || value === "bankone") return value
-    throw new Error(`--dialect: must be generic or bankone (got ${value})`)
-  }
-  return undefined
-}
+import { dialectArgument, SandboxConfig, standaloneOptions } from "./Standalone.js"
 
 /**
  * Before the journal, the sandbox kept its state in a PGlite database in this directory: that state
@@ -89,6 +49,7 @@ const SandboxMain = Layer.unwrapEffect(
           Effect.annotateLogs({
             journal: Option.match(config.dataDir, { onNone: () => "none (memory only)", onSome: (dir) => path.join(dir, JOURNAL_FILE) }),
             webhook: Option.getOrElse(config.webhookUrl, () => "none"),
+            durable: config.durable,
             dialect
           }),
           Effect.zipLeft(Effect.when(
@@ -100,23 +61,7 @@ const SandboxMain = Layer.unwrapEffect(
           ))
         ))
     ).pipe(
-      Layer.provide(sandboxLayer({
-        journal: Option.getOrUndefined(Option.map(config.dataDir, (dir) => path.join(dir, JOURNAL_FILE))),
-        port: config.port,
-        token: config.token,
-        latencyMs: config.latencyMs,
-        slowTransferDelayMs: config.timeoutMs + 1000,
-        duplicateReferences: config.duplicateReferences,
-        nameEnquirySessionTtlMs: config.nipSessionTtlMs,
-        dialect,
-        bankoneToken: config.bankoneToken,
-        bankoneInstitutionCode: Option.getOrUndefined(config.bankoneInstitutionCode),
-        webhook: Option.map(config.webhookUrl, (url) => ({
-          url,
-          header: config.webhookHeader.toLowerCase(),
-          secret: config.webhookSecret
-        }))
-      }))
+      Layer.provide(sandboxLayer(standaloneOptions(config, dialect)))
     )
   })
 )

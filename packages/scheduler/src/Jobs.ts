@@ -6,7 +6,7 @@
  * runs in progress (safe: money-moving jobs journal every step and resume from the journal).
  */
 import { deliverQueuedNotifications } from "@app/adapters/notifications/OutboxDelivery"
-import { Auth, Banking, Housekeeping, Lifecycle, Plans, Spans, Spendings, StaffAccess, Throttle } from "@app/domain"
+import { Banking, Housekeeping, Lifecycle, Plans, Spans, Spendings, StaffAccess, Throttle } from "@app/domain"
 import { Cron } from "croner"
 import { count, jobDuration, jobRunsTotal, observeSeconds } from "@app/adapters/ops/Metrics"
 import { spansReceived } from "@app/adapters/ops/UnreceivedSpans"
@@ -152,10 +152,8 @@ export const SchedulerLive = Layer.unwrapEffect(Effect.map(PayoutJobConfig, (pay
     { name: "purge-expired-secrets", schedule: "17 3 * * *", run: Housekeeping.purgeExpiredSecrets, runOnStart: true },
     // failed staff sign-ins past the throttle window count for nothing: forget them
     { name: "purge-sign-in-failures", schedule: "23 * * * *", run: StaffAccess.purgeSignInFailures },
-    // customer sign-in and one-time-code throttle rows whose windows are long over
-    { name: "purge-auth-throttles", schedule: "29 * * * *", run: Auth.purgeStaleThrottles },
-    // customer attempts (failed BVN verifications, name enquiries) older than every throttle window
-    { name: "purge-customer-attempts", schedule: "31 * * * *", run: Throttle.purgeExpiredAttempts },
+    // throttle rows (sign-in, one-time codes, BVN failures, name enquiries) whose windows are long over
+    { name: "purge-throttles", schedule: "29 * * * *", run: Throttle.purgeStaleThrottles },
     // deposits whose webhook was lost are recorded within 5 minutes (recording is idempotent)
     { name: "reconcile-deposits", schedule: "*/5 * * * *", run: Banking.reconcileDeposits() },
     monthlySpendingReportsJob,

@@ -187,6 +187,8 @@ export const AccountRepoSql = Layer.effect(
           WHERE account_id = ${accountId} AND core_account_number IS NULL
           RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), orDieDb),
       findByCoreAccountNumber: (accountNumber) => selectJoined(sql`c.core_account_number = ${accountNumber}`),
+      findDeletedByCoreAccountDigest: (digest) =>
+        selectJoined(sql`c.erased_core_account_digest = ${digest} AND c.customer_status = 'deleted'`),
       findByCustomerId: (customerId) => selectJoined(sql`c.id = ${customerId}`),
       findStanding: (customerId) =>
         lean(sql`SELECT customer_status, core_account_number FROM customers WHERE id = ${customerId}`).pipe(

@@ -116,11 +116,12 @@ const ERASERS: ReadonlyArray<(sql: Sql, e: Erasure) => Statement<never>> = [
       address = NULL, display_name = NULL, whatsapp_number = NULL,
       email_verified = false, phone_verified = false, updated_at = ${e.now}
     WHERE id = ${e.accountId}`,
-  // BVN freed, PIN and preferences erased; the core account number goes to the KYC record (a
-  // webhook for it then names no customer, and no sync can bring the moved history back)
+  // BVN freed, PIN and preferences erased; the core account number goes to the KYC record, and only
+  // its keyed digest stays, so money arriving for it later is recorded and alerted (Deposits.ts)
   (sql, e) => sql`
     UPDATE customers SET
       bvn_hash = NULL, pin_hash = NULL, core_account_number = NULL, core_account_reference = NULL,
+      erased_core_account_digest = ${e.coreAccountDigest},
       sms_enabled = true, email_enabled = true, updated_at = ${e.now}
     WHERE id = ${e.customerId}`
 ]

@@ -54,6 +54,8 @@ export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, 
     now: Date
   ) => Effect.Effect<boolean>
   readonly findByCoreAccountNumber: (accountNumber: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
+  /** The deleted customer whose erased core account number has this digest (`coreAccountDigest`). */
+  readonly findDeletedByCoreAccountDigest: (digest: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
   readonly findByCustomerId: (customerId: string) => Effect.Effect<Option.Option<AccountWithCustomer>>
   /**
    * The customer's status and bank account number alone: what a payout checks under its plan's

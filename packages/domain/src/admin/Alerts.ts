@@ -34,9 +34,9 @@
  * - `frozen_account_credit` (critical): money was credited to the core account of a customer whose
  *   account is frozen at the bank: a failed movement's debit reversed into the account of a customer
  *   who is closed, deleted or suspended (the transaction id names the movement), or a deposit that
- *   reached a suspended customer (deposits to closed accounts are `closed_account_deposit`). The money
- *   is there but the customer cannot move it: refund it by hand, or keep it for the unfreeze, then
- *   acknowledge.
+ *   reached a suspended or deleted customer (deposits to closed accounts are `closed_account_deposit`;
+ *   a deleted customer's account is found by the digest its erasure kept). The money is there but
+ *   the customer cannot move it: refund it by hand, or keep it for the unfreeze, then acknowledge.
  * - `notification_undelivered` (warning): an email or SMS could not be delivered after its retries
  *   (the relay or gateway is down, too slow, refused it, or is not configured in production). One
  *   alert per channel and message kind while open; occurrences count the messages lost. The message

@@ -26,11 +26,11 @@ import { Notifier } from "../notifications/Ports.js"
 import { Ids, SecretHasher, SecureRandom } from "../shared/Ports.js"
 import { atomically } from "../shared/UseCase.js"
 import { OtpChecksLocked, OtpCooldown } from "./Errors.js"
-import { countTrip, guarded, secondsUntil as retryAfter } from "./Throttle.js"
+import { countTrip, guarded } from "./Throttle.js"
+import { secondsUntil as retryAfter, type ThrottleStore } from "../shared/Throttle.js"
 import type { OneTimeCode, OtpChannel, OtpPurpose } from "./Model.js"
 import { OtpRepo } from "./Ports.js"
 import type { AlertRepo } from "../admin/Alerts.js"
-import type { AuthThrottle } from "./Throttle.js"
 
 export const OtpPolicy = {
   length: 6,
@@ -168,7 +168,7 @@ export const guessOtp = (
   otp: Option.Option<OneTimeCode>,
   expected: { readonly accountId: string; readonly purpose: OtpPurpose },
   guess: string
-): Effect.Effect<OtpGuess, OtpChecksLocked, OtpRepo | SecretHasher | AuthThrottle | AlertRepo | Ids> =>
+): Effect.Effect<OtpGuess, OtpChecksLocked, OtpRepo | SecretHasher | ThrottleStore | AlertRepo | Ids> =>
   Effect.gen(function*() {
     if (Option.isNone(otp) || otp.value.accountId !== expected.accountId || otp.value.purpose !== expected.purpose) {
       return "invalid"

@@ -4,7 +4,6 @@
  */
 export { accessTokenFor, authenticate, type Authenticator, authenticator, authenticatorAllowingSuspended, login, type LoginInput, rotateRefreshToken, SignInThrottlePolicy, TokenPolicy } from "./Sessions.js"
 export { OtpBudget } from "./Otp.js"
-export { purgeStaleThrottles } from "./Throttle.js"
 export { checkEmailAvailable, createCustomer, type NewCustomerInput, register, type RegisterInput } from "./Registration.js"
 export { sendEmailOtp, sendPhoneOtp, verifyEmailOtp, verifyPhoneOtp } from "./Verification.js"
 export { passOtpGate, requestActionOtp } from "./OtpGate.js"

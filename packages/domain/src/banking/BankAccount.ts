@@ -5,10 +5,17 @@ import { Effect, Option } from "effect"
 import { requireAccount } from "../account/Accounts.js"
 import type { AccountWithCustomer } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
+import { SecretHasher } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { CoreBanking, type ProviderAccount, referenceFor } from "./CoreBanking.js"
 import { BankAccountExists, BvnNotVerified, CustomerNotVerified, NoBankAccount } from "./Errors.js"
 import { withSpan } from "../shared/Spans.js"
+
+/**
+ * The keyed digest of a core account number that the erasure keeps on a deleted customer's row
+ * (the number itself is erased), so money arriving for it later still finds them.
+ */
+export const coreAccountDigest = (accountNumber: string) => Effect.flatMap(SecretHasher, (h) => h.digest("core-account", accountNumber))
 
 /** The account with its customer and the customer's provider account number; NoBankAccount without one. */
 export const requireBankAccount = (accountId: string) =>

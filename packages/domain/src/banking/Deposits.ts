@@ -10,7 +10,7 @@ import { Ids } from "../shared/Ports.js"
 import { referralSucceeded } from "../referrals/Referrals.js"
 import { now } from "../shared/UseCase.js"
 import { TransactionRepo } from "../transactions/Ports.js"
-import { requireBankAccount } from "./BankAccount.js"
+import { coreAccountDigest, requireBankAccount } from "./BankAccount.js"
 import { BalanceCache } from "./Caches.js"
 import { CoreBanking, TestFunding } from "./CoreBanking.js"
 import { InvalidAmount, UnknownAccountNumber } from "./Errors.js"
@@ -56,6 +56,17 @@ const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
               "ledger; refund it to the sender or the customer by hand.",
             customerId: found.customer.id
           })
+        } else if (found.customer.customerStatus === "deleted") {
+          // money for nobody: the customer is gone (their account frozen at the bank since the
+          // closure, its number erased here); only staff can send it back
+          yield* raiseAlert({
+            kind: "frozen_account_credit",
+            dedupKey: `frozen_account_credit:${deposit.reference}`,
+            message: `A deposit of ${formatNaira(deposit.amountKobo)} (reference ${deposit.reference}) reached the core account ` +
+              `that belonged to customer ${found.customer.id}, who is deleted (the account is frozen at the bank). It is ` +
+              "recorded on the deleted customer's ledger and no one can withdraw it: refund it to the sender by hand.",
+            customerId: found.customer.id
+          })
         } else if (found.customer.customerStatus === "suspended") {
           // frozen by staff or the PIN lock: the money is theirs, but stuck until the unfreeze
           yield* raiseAlert({
@@ -69,7 +80,7 @@ const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
         }
       }
     }
-    if (deposits.length > 0 && found.customer.firstDepositAt === null) {
+    if (deposits.length > 0 && found.customer.firstDepositAt === null && found.customer.customerStatus !== "deleted") {
       const first = deposits.reduce((a, b) => (b.postedAt.getTime() < a.postedAt.getTime() ? b : a))
       if (yield* (yield* AccountRepo).markFirstDeposit(found.account.id, first.postedAt, at)) {
         yield* referralSucceeded(found.customer)
@@ -122,10 +133,16 @@ export const reconcileDeposits = (options: { readonly batchSize?: number; readon
     return totals
   }).pipe(withSpan("Banking.reconcileDeposits"))
 
-/** For the provider's webhook: the customer is known only by account number. */
+/**
+ * For the provider's webhook: the customer is known only by account number, or, once deleted (the
+ * number erased), by its keyed digest: money reaching a deleted customer's frozen account is
+ * recorded on their ledger and raises a critical `frozen_account_credit` alert.
+ */
 export const depositsForAccountNumber = (accountNumber: string) =>
   Effect.gen(function*() {
-    const found = yield* (yield* AccountRepo).findByCoreAccountNumber(accountNumber)
+    const repo = yield* AccountRepo
+    const live = yield* repo.findByCoreAccountNumber(accountNumber)
+    const found = Option.isSome(live) ? live : yield* repo.findDeletedByCoreAccountDigest(yield* coreAccountDigest(accountNumber))
     if (Option.isNone(found)) return yield* new UnknownAccountNumber({ accountNumber })
     return yield* syncFor(found.value, accountNumber)
   }).pipe(withSpan("Banking.depositsForAccountNumber"))

@@ -60,7 +60,8 @@ export const lookup = (accountNumber: string, bankCode: string) =>
   }).pipe(withSpan("Beneficiaries.lookup"))
 
 /**
- * `GET /beneficiaries/lookup`: `lookup` for a customer, within their name-enquiry budget
+ * `GET /beneficiaries/lookup` (and the look-ups of plan POST/PATCH and of a transfer without a session
+ * id): `lookup` for a customer, within their name-enquiry budget
  * (ThrottlePolicy `name_enquiry`: each is a billed provider call that names an account holder, so
  * an unthrottled one lets anyone enumerate names). Counted once the input is valid, before the
  * provider is asked; past the budget TooManyAttempts (429).

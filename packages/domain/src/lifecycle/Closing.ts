@@ -222,7 +222,8 @@ export const startClosure = (found: AccountWithCustomer, request: ClosureRequest
 
 /**
  * `POST /customers/close-account`. A key seen before answers as it did (no new code needed); a
- * new closure passes the OTP gate first. A refusal that a twin request racing this one may have
+ * movement not final refuses (MovementInFlight) before the OTP gate, so the code is not spent; a
+ * new closure passes the gate first. A refusal that a twin request racing this one may have
  * caused (it holds the in-flight slot or already moved the customer to `closing`) is answered
  * with that twin's closure when it stored one under this key.
  */
@@ -232,12 +233,14 @@ export const closeAccount = (accountId: string, input: { readonly idempotencyKey
     const requestHash = yield* closeRequestHash
     const earlier = yield* closureByKey(found.customer.id, input.idempotencyKey, requestHash)
     if (Option.isSome(earlier)) return yield* answerOf(earlier.value)
-    yield* passOtpGate(accountId, input.otpPinId, input.otpCode)
     const raced = (e: AccountNotActive | MovementInFlight | IdempotencyConflict) =>
       Effect.flatMap(closureByKey(found.customer.id, input.idempotencyKey, requestHash), (stored) =>
         Option.isSome(stored)
           ? answerOf(stored.value)
           : Effect.fail<AccountNotActive | MovementInFlight | IdempotencyConflict | TransferFailed>(e))
+    // a movement not final refuses before the gate, so the code stays good (startClosure checks again)
+    if (yield* (yield* TransferRepo).hasUnsettledMovement(found.customer.id)) return yield* raced(new MovementInFlight())
+    yield* passOtpGate(accountId, input.otpPinId, input.otpCode)
     return yield* startClosure(found, { idempotencyKey: input.idempotencyKey, requestHash, deleteVia: Option.none() }).pipe(
       Effect.flatMap(answerOf),
       Effect.catchTags({ AccountNotActive: raced, MovementInFlight: raced, IdempotencyConflict: raced })

@@ -8,6 +8,7 @@ import { Cause, Effect, Option } from "effect"
 import type { AccountWithCustomer } from "../account/Model.js"
 import { raiseAlert } from "../admin/Alerts.js"
 import { RefreshTokenRepo } from "../auth/Ports.js"
+import { coreAccountDigest } from "../banking/BankAccount.js"
 import { CoreBanking } from "../banking/CoreBanking.js"
 import { PlanRepo } from "../plans/Ports.js"
 import { Ids } from "../shared/Ports.js"
@@ -57,8 +58,10 @@ export const deleteNow = (found: AccountWithCustomer, via: string | null) =>
     const retainUntil = retainUntilFrom(at)
     const lastBalanceKobo = yield* lastBalance(found.customer.coreAccountNumber)
     const plan = yield* (yield* PlanRepo).findForCustomer(customerId)
+    const number = found.customer.coreAccountNumber
+    const digest = number === null ? null : yield* coreAccountDigest(number)
     const done = yield* atomically(Effect.gen(function*() {
-      const counts = yield* erasure.erase({ customerId, accountId: found.account.id, deletionId, retainUntil, now: at })
+      const counts = yield* erasure.erase({ customerId, accountId: found.account.id, deletionId, retainUntil, now: at, coreAccountDigest: digest })
       if (Option.isNone(counts)) return false
       // signed out everywhere: refresh tokens are erased with the account, and access tokens of a
       // deleted account are refused at once (Auth.authenticate reads the status on every request)

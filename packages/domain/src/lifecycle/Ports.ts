@@ -38,6 +38,8 @@ export interface Erasure {
   readonly deletionId: string
   readonly retainUntil: Date
   readonly now: Date
+  /** the digest of the core account number being erased (`coreAccountDigest`), kept on the row; null without one */
+  readonly coreAccountDigest: string | null
 }
 
 /**

@@ -29,10 +29,13 @@ export interface Destination {
   readonly sessionId: string
 }
 
-/** The withdrawal account, confirmed by NIP name enquiry (its name is used when none is supplied). */
-const verifyDestination = (input: PlanInput) =>
+/**
+ * The withdrawal account, confirmed by NIP name enquiry (its name is used when none is supplied),
+ * within the customer's name-enquiry budget (`Beneficiaries.lookupFor`: the answer names the holder).
+ */
+const verifyDestination = (accountId: string, input: PlanInput) =>
   Effect.gen(function*() {
-    const found = yield* Beneficiaries.lookup(input.withdrawalAccountNumber, input.withdrawalBankCode)
+    const found = yield* Beneficiaries.lookupFor(accountId, input.withdrawalAccountNumber, input.withdrawalBankCode)
     const bankList = yield* banks
     const bankName = bankList.find((b) => b.bankCode === input.withdrawalBankCode)?.bankName ?? input.withdrawalBankCode
     const supplied = input.withdrawalAccountName?.trim()
@@ -97,10 +100,10 @@ export const upsertPlan = (accountId: string, input: PlanInput, otp: OtpProof = 
     const existing = yield* repo.findForCustomer(customer.id)
     if (Option.isSome(existing) && existing.value.state !== "completed") {
       yield* gateRedirect(accountId, existing.value, input, otp)
-      const destination = yield* verifyDestination(input)
+      const destination = yield* verifyDestination(accountId, input)
       return yield* edit(existing.value.id, input, terms, cycles, destination)
     }
-    const destination = yield* verifyDestination(input)
+    const destination = yield* verifyDestination(accountId, input)
     const at = yield* now
     const plan = yield* repo.insert(
       new Plan({
@@ -242,6 +245,6 @@ export const patchPlan = (accountId: string, input: PlanInput, otpPinId: string,
     const { customer } = yield* requireWallet(accountId)
     const existing = yield* findPlan(customer.id)
     if (Option.isNone(existing) || existing.value.state === "completed") return yield* new PlanNotFound()
-    const destination = yield* verifyDestination(input)
+    const destination = yield* verifyDestination(accountId, input)
     return yield* edit(existing.value.id, input, terms, cycles, destination)
   }).pipe(withSpan("Plans.patchPlan"))

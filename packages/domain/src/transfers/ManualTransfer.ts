@@ -91,8 +91,9 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
     if (availableKobo < input.amountKobo + feeKobo) {
       return yield* new InsufficientBalance({ requiredKobo: input.amountKobo + feeKobo, availableKobo })
     }
+    // within the customer's name-enquiry budget, like GET /beneficiaries/lookup
     const sessionId = input.nipSessionId ??
-      (yield* Beneficiaries.lookup(input.destinationAccountNumber, input.destinationBankCode)).nipSessionId
+      (yield* Beneficiaries.lookupFor(accountId, input.destinationAccountNumber, input.destinationBankCode)).nipSessionId
     const at = yield* now
     const transfer = newTransfer({
       id: yield* (yield* Ids).next,

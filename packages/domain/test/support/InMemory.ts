@@ -26,7 +26,6 @@ import { Notifier, type OutboundMessage } from "../../src/notifications/Ports.js
 import { FakeBankStateLive, FakeCoreBankingLive } from "./FakeBank.js"
 import { InMemoryAlertsLive } from "./InMemoryAlerts.js"
 import { InMemoryThrottleLive } from "./InMemoryThrottle.js"
-import { InMemoryAttemptLogLive } from "./InMemoryAttemptLog.js"
 import { FreezeRepoLive } from "./InMemoryFreezes.js"
 import { makeInMemoryPinRepo } from "./InMemoryPin.js"
 import { makeInMemoryReferralRepo } from "./InMemoryReferrals.js"
@@ -247,7 +246,6 @@ const PortsLive = Layer.mergeAll(
   FakeCoreBankingLive,
   InMemoryAlertsLive,
   InMemoryThrottleLive,
-  InMemoryAttemptLogLive,
   // PIN-lockout freezes open a freeze record (Freezes.test.ts provides its own, with approvals)
   FreezeRepoLive
 )

@@ -115,6 +115,8 @@ export const AccountRepoLive = Layer.effect(
           })]
         }),
       findByCoreAccountNumber: (accountNumber) => find((a) => a.customer.coreAccountNumber === accountNumber),
+      // the in-memory erasure keeps no digest
+      findDeletedByCoreAccountDigest: () => Effect.succeed(Option.none()),
       findByCustomerId: (customerId) => find((a) => a.customer.id === customerId),
       findStanding: (customerId) =>
         Effect.map(find((a) => a.customer.id === customerId), Option.map(({ customer }) => ({

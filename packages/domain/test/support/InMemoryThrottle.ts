@@ -1,6 +1,6 @@
-/** AuthThrottle in memory: the same rules as AuthThrottleSql (Throttle.ts), one Ref, every call atomic. */
+/** ThrottleStore in memory: the same rules as ThrottleStoreSql (shared/Throttle.ts), one Ref, every call atomic. */
 import { Duration, Effect, Layer, Ref } from "effect"
-import { AuthThrottle, type ThrottleClaim } from "../../src/auth/Throttle.js"
+import { type ThrottleClaim, ThrottleStore } from "../../src/shared/Throttle.js"
 
 interface Row {
   readonly tries: number
@@ -9,9 +9,9 @@ interface Row {
 }
 
 export const InMemoryThrottleLive = Layer.effect(
-  AuthThrottle,
+  ThrottleStore,
   Effect.map(Ref.make(new Map<string, Row>()), (ref) =>
-    AuthThrottle.of({
+    ThrottleStore.of({
       claim: (keys, now) =>
         Ref.modify(ref, (rows): [ThrottleClaim, Map<string, Row>] => {
           const next = new Map(rows)

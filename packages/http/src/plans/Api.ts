@@ -7,7 +7,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import {
   AccountNotActive, AccountNotFound, BeneficiaryAccountNotFound, BorrowNotEligible, ExtraCashNotAllowed,
   IdempotencyConflict, InvalidBankCode, MovementInFlight, NoBankAccount, OtpGateRejected, PayoutInProgress,
-  PlanFrequency, PlanNotActive, PlanNotFound, PlanWeekDay, TransferFailed, WithdrawalsNotAllowed
+  PlanFrequency, PlanNotActive, PlanNotFound, PlanWeekDay, TooManyAttempts, TransferFailed, WithdrawalsNotAllowed
 } from "@app/domain"
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
@@ -89,14 +89,15 @@ export class PlansApi extends HttpApiGroup.make("plans")
       .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan saved." }))
       .addError(errors(
         ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
-        AccountNotActive, PayoutInProgress
+        AccountNotActive, PayoutInProgress, TooManyAttempts
       ))
       .annotate(
         OpenApi.Description,
         "Creates the plan, or edits the open one. It is active once the wallet covers the pot. Changing the open plan's " +
           "withdrawal account (number or bank) needs otpPinId and otpCode, as PATCH does. 400 'Validation error' " +
           "(fieldErrors; otpPinId/otpCode when a changed withdrawal account comes without them), account not found at the " +
-          "bank, no bank account, a payout in progress. 401 OTP invalid or expired."
+          "bank, no bank account, a payout in progress. 401 OTP invalid or expired. 429 LOOKUP_THROTTLED: the withdrawal " +
+          "account's name enquiry counts against the customer's look-up budget (NAME_ENQUIRY_MAX_PER_HOUR)."
       )
   )
   .add(
@@ -105,14 +106,15 @@ export class PlansApi extends HttpApiGroup.make("plans")
       .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan updated." }))
       .addError(errors(
         ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
-        AccountNotActive, PayoutInProgress, PlanNotFound
+        AccountNotActive, PayoutInProgress, TooManyAttempts, PlanNotFound
       ))
       .annotate(
         OpenApi.Description,
         "Edits the plan behind the OTP gate (a code from POST /auth/otp/request or /customers/otp/request). " +
           "totalAmountKobo and durationDays are the whole plan's, instalments already paid included: the rest of the pot " +
           "is paid over the cycles left, and fundingNeededKobo says what the wallet lacks for it. " +
-          "400 validation (also a pot below what is paid, or no cycle left after those paid); 401 OTP invalid or expired; 404 no plan."
+          "400 validation (also a pot below what is paid, or no cycle left after those paid); 401 OTP invalid or expired; 404 no plan; " +
+          "429 LOOKUP_THROTTLED (the withdrawal account's name enquiry counts against the customer's look-up budget)."
       )
   )
   .add(

@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import {
   AccountNotActive, AccountNotFound, BeneficiaryAccountNotFound, IdempotencyConflict, InsufficientBalance,
-  InvalidBankCode, MovementInFlight, NoBankAccount, TransferFailed, WithdrawalsNotAllowed
+  InvalidBankCode, MovementInFlight, NoBankAccount, TooManyAttempts, TransferFailed, WithdrawalsNotAllowed
 } from "@app/domain"
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
@@ -27,10 +27,11 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         nipSessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)))
       }))
       .addSuccess(success("Transaction", MovementView, { message: "Transfer processed." }))
+      // LOOKUP_THROTTLED (TooManyAttempts): without nipSessionId, its name enquiry counts against the look-up budget
       .addError(errors(
         ...BankFailures, AccountNotFound, NoBankAccount, InvalidBankCode, BeneficiaryAccountNotFound,
         IdempotencyConflict, TransferFailed, AccountNotActive, MovementInFlight, WithdrawalsNotAllowed,
-        InsufficientBalance
+        InsufficientBalance, TooManyAttempts
       ))
   )
   .add(

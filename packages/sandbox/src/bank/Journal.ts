@@ -5,9 +5,10 @@
  *   appending. Measured per line: ~3 µs of CPU, against ~9 µs for `appendFileSync` (which opens and
  *   closes the file each time) and ~30 µs for a write stream whose callback the answer would have to
  *   await. A line that reached the file
- *   survives the process being killed. With `durable` (DURABLE_WRITES=true in the service) each
- *   line is also fdatasync'ed before the answer leaves, so it survives the machine losing power;
- *   without it (the default), a power loss can lose the last lines the page cache held.
+ *   survives the process being killed. With `durable` (DURABLE_WRITES, on unless `false`, in
+ *   `npm start`'s embedded bank and in `npm run sandbox` alike) each line is also fdatasync'ed
+ *   before the answer leaves, so it survives the machine losing power; without it, a power loss
+ *   can lose the last lines the page cache held.
  * - A failed append (disk full…) cuts the file back to where it was and throws: the event is not
  *   applied and the caller answers 500.
  * - Replay: every complete line is an event. A last line without its newline, or a last line that
@@ -31,6 +32,8 @@ export const JOURNAL_FORMAT = { e: "sandbox-bank-journal", v: 1 } as const
 
 export interface Journal {
   readonly file: string
+  /** each line fdatasync'ed before `append` returns */
+  readonly durable: boolean
   /** appends one line (without its newline); throws when it could not be written */
   readonly append: (line: string) => void
   readonly close: () => void
@@ -139,6 +142,7 @@ export const openJournal = (file: string, replay: (event: unknown) => void, opti
       tornBytes,
       journal: {
         file: absolute,
+        durable: options.durable === true,
         append: (text) => {
           if (closed) throw new Error(`the sandbox bank's journal ${absolute} is closed`)
           write(`${text}\n`)

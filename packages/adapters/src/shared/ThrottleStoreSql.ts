@@ -1,12 +1,13 @@
 /**
- * Guessing throttles on SQL (auth_throttles, migration 0030): every claim is one statement, a chain
- * of upserts in which each key is claimed only when the previous one was (data-modifying CTEs), so
- * processes sharing the database count together and concurrent claims of a key serialise on its row.
+ * The throttle store on SQL (`throttles`: migration 0030 as `auth_throttles`, renamed by 0040, which
+ * also took in the per-customer attempts of 0033): every claim is one statement, a chain of upserts
+ * in which each key is claimed only when the previous one was (data-modifying CTEs), so processes
+ * sharing the database count together and concurrent claims of a key serialise on its row.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
-import { AuthThrottle, type ThrottleClaim, type ThrottleKey } from "@app/domain"
+import { type ThrottleClaim, type ThrottleKey, ThrottleStore } from "@app/domain"
 import { Duration, Effect, Layer } from "effect"
 import { orDieDb } from "../sql/SqlSupport.js"
 
@@ -17,8 +18,8 @@ interface ClaimRow {
 const asDate = (value: unknown): Date | null =>
   value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value))
 
-export const AuthThrottleSql = Layer.effect(
-  AuthThrottle,
+export const ThrottleStoreSql = Layer.effect(
+  ThrottleStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
@@ -31,7 +32,7 @@ export const AuthThrottleSql = Layer.effect(
       const fresh = sql`(t.window_started_at <= ${cutoff}::timestamptz OR t.blocked_until IS NOT NULL)`
       const counted = sql`(CASE WHEN ${fresh} THEN 1 ELSE t.tries + 1 END)`
       return sql`
-        INSERT INTO auth_throttles AS t (key, tries, window_started_at, blocked_until)
+        INSERT INTO throttles AS t (key, tries, window_started_at, blocked_until)
         SELECT ${k.key}::text, 1, ${now}::timestamptz, ${k.limit <= 1 ? blockUntil : null}::timestamptz
         ${after === null ? sql`` : sql`WHERE EXISTS (SELECT 1 FROM ${sql.literal(after)})`}
         ON CONFLICT (key) DO UPDATE SET
@@ -42,7 +43,7 @@ export const AuthThrottleSql = Layer.effect(
         RETURNING t.tries, t.blocked_until`
     }
 
-    return AuthThrottle.of({
+    return ThrottleStore.of({
       claim: (keys, now) => {
         if (keys.length === 0) return Effect.succeed<ThrottleClaim>({ _tag: "Claimed", tries: [], started: [] })
         let ctes: Statement.Fragment | null = null
@@ -54,7 +55,7 @@ export const AuthThrottleSql = Layer.effect(
           selects.push(sql`
             (SELECT tries FROM ${sql.literal(name)}) AS ${sql.literal(`t${i}`)},
             (SELECT blocked_until FROM ${sql.literal(name)}) AS ${sql.literal(`s${i}`)},
-            (SELECT blocked_until FROM auth_throttles WHERE key = ${k.key}) AS ${sql.literal(`b${i}`)}`)
+            (SELECT blocked_until FROM throttles WHERE key = ${k.key}) AS ${sql.literal(`b${i}`)}`)
         })
         const columns = selects.reduce((all, s) => sql`${all}, ${s}`)
         return sql<ClaimRow>`WITH ${ctes!} SELECT ${columns}`.pipe(
@@ -69,7 +70,7 @@ export const AuthThrottleSql = Layer.effect(
                 // claim this one waited for is not in that snapshot: read it again
                 const seen = asDate(row[`b${i}`])
                 if (seen !== null && seen.getTime() > now.getTime()) return Effect.succeed({ _tag: "Blocked", index: i, until: seen })
-                return sql<ClaimRow>`SELECT blocked_until FROM auth_throttles WHERE key = ${keys[i]!.key}`.pipe(
+                return sql<ClaimRow>`SELECT blocked_until FROM throttles WHERE key = ${keys[i]!.key}`.pipe(
                   Effect.map((again) => ({ _tag: "Blocked" as const, index: i, until: asDate(again[0]?.["blockedUntil"]) ?? new Date(now.getTime() + 1000) }))
                 )
               }
@@ -89,14 +90,14 @@ export const AuthThrottleSql = Layer.effect(
         })
         const lift = lifted.length === 0 ? sql`false` : lifted.reduce((all, c) => sql`${all} OR ${c}`)
         return sql`
-          UPDATE auth_throttles SET
+          UPDATE throttles SET
             tries = GREATEST(tries - 1, 0),
             blocked_until = CASE WHEN ${lift} THEN NULL ELSE blocked_until END
           WHERE key IN ${sql.in(keys)}`.pipe(Effect.asVoid, orDieDb)
       },
       purgeBefore: (before) =>
         sql`
-          DELETE FROM auth_throttles
+          DELETE FROM throttles
           WHERE window_started_at <= ${before} AND (blocked_until IS NULL OR blocked_until <= ${before})
           RETURNING 1`.pipe(Effect.map((rows) => rows.length), orDieDb)
     })
