@@ -37,6 +37,7 @@ import m0033_customer_attempts from "./migrations/0033_customer_attempts.js"
 import m0035_lease_holders from "./migrations/0035_lease_holders.js"
 import m0036_payout_holds from "./migrations/0036_payout_holds.js"
 import m0037_bankone_requests from "./migrations/0037_bankone_requests.js"
+import m0042_staff_last_sign_in from "./migrations/0042_staff_last_sign_in.js"
 
 export const migrations = Migrator.fromRecord({
   "0001_accounts": m0001_accounts,
@@ -69,7 +70,8 @@ export const migrations = Migrator.fromRecord({
   "0033_customer_attempts": m0033_customer_attempts,
   "0035_lease_holders": m0035_lease_holders,
   "0036_payout_holds": m0036_payout_holds,
-  "0037_bankone_requests": m0037_bankone_requests
+  "0037_bankone_requests": m0037_bankone_requests,
+  "0042_staff_last_sign_in": m0042_staff_last_sign_in
 })
 
 /** A fixed key for PostgreSQL's advisory lock around creating the migrations table ("kobo" in ASCII). */

@@ -23,3 +23,5 @@ export class StaffEmailTaken extends Data.TaggedError("StaffEmailTaken")<{}> {}
  * PATCH /admin/staff/{id}/email.
  */
 export class SendLinkEmailRefused extends Data.TaggedError("SendLinkEmailRefused")<{}> {}
+/** A member tried to change their own role or deactivate themselves: another superadmin must (403). */
+export class OwnStaffChange extends Data.TaggedError("OwnStaffChange")<{ readonly action: "change_role" | "deactivate" }> {}

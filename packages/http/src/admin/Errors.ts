@@ -1,6 +1,7 @@
 /** The failures of staff sign-in, links and permissions, over HTTP. */
 import type {
   AdminCustomerNotFound,
+  OwnStaffChange,
   DeletionAlreadyReviewed,
   DeletionNotFound,
   AdminTransactionNotFound,
@@ -29,6 +30,7 @@ export type AdminError =
   | StaffNotFound
   | StaffEmailTaken
   | SendLinkEmailRefused
+  | OwnStaffChange
   | SettingNotFound
   | InvalidSettingValue
   | AlertNotFound
@@ -68,6 +70,12 @@ export const adminErrors = {
     validationError({
       email: ["send-link sends the link to the member's own email and never changes it; a superadmin changes it with PATCH /api/v1/admin/staff/{id}/email"]
     }),
+  OwnStaffChange: (e) => ({
+    status: 403,
+    code: "OWN_STAFF_CHANGE",
+    message: "You cannot change your own role or deactivate yourself: another superadmin must",
+    detail: { action: e.action }
+  }),
   SettingNotFound: (e) => ({ status: 404, code: "SETTING_NOT_FOUND", message: "No such setting", detail: { key: e.key } }),
   InvalidSettingValue: (e) => validationError({ value: [e.message] }),
   AlertNotFound: () => ({ status: 404, code: "ALERT_NOT_FOUND", message: "No open alert has this id" }),
@@ -133,6 +141,10 @@ export const adminCodes = {
   LINK_GONE: { status: 410, meaning: "The invite or reset link is unknown, expired or already used; ask for a new one" },
   STAFF_NOT_FOUND: { status: 404, meaning: "No staff member has this id (`error.staffId`)" },
   STAFF_EMAIL_TAKEN: { status: 409, meaning: "Another staff member already has this email" },
+  OWN_STAFF_CHANGE: {
+    status: 403,
+    meaning: "A staff member tried to change their own role or deactivate themselves (`error.action`); another superadmin must"
+  },
   SETTING_NOT_FOUND: { status: 404, meaning: "No app setting has this key (`error.key`); GET /admin/settings lists them" },
   ALERT_NOT_FOUND: { status: 404, meaning: "No open staff alert has this id (unknown, or already acknowledged)" },
   TRANSACTION_NOT_FOUND: { status: 404, meaning: "No transaction has this id (on customer endpoints: none of the customer's)" },
