@@ -216,4 +216,18 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("the
       expectFailure(yield* changeRole(survivorId, "admin", survivor), 403, /your own role/, "Admin")
       expectFailure(yield* deactivate(survivorId, survivor), 403, /your own role/, "Admin")
     }))
+
+  it.effect("the same race, again and again: exactly one of the two stays an active superadmin each time", () =>
+    Effect.gen(function*() {
+      for (let round = 0; round < 4; round++) {
+        const a = yield* member("superadmin")
+        const b = yield* member("superadmin")
+        const replies = yield* Effect.all([deactivate(b.id, a.token), changeRole(a.id, "support", b.token)], { concurrency: "unbounded" })
+        expect(replies.map((r) => r.status).sort(), `round ${round}`).toEqual([200, 401])
+        const winner = replies[0]!.status === 200 ? a : b
+        const items = yield* listStaff(winner.token)
+        const standing = [a, b].filter((m) => items.some((i) => i.id === m.id && i.role === "superadmin" && i.status === "active"))
+        expect(standing.map((m) => m.id), `round ${round}`).toEqual([winner.id])
+      }
+    }))
 })
