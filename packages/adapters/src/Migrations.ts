@@ -39,6 +39,7 @@ import m0036_payout_holds from "./migrations/0036_payout_holds.js"
 import m0037_bankone_requests from "./migrations/0037_bankone_requests.js"
 import m0040_one_throttle_table from "./migrations/0040_one_throttle_table.js"
 import m0041_erased_core_account_digest from "./migrations/0041_erased_core_account_digest.js"
+import m0042_staff_last_sign_in from "./migrations/0042_staff_last_sign_in.js"
 import m0044_outbox_by_recipient from "./migrations/0044_outbox_by_recipient.js"
 
 export const migrations = Migrator.fromRecord({
@@ -75,6 +76,7 @@ export const migrations = Migrator.fromRecord({
   "0037_bankone_requests": m0037_bankone_requests,
   "0040_one_throttle_table": m0040_one_throttle_table,
   "0041_erased_core_account_digest": m0041_erased_core_account_digest,
+  "0042_staff_last_sign_in": m0042_staff_last_sign_in,
   "0044_outbox_by_recipient": m0044_outbox_by_recipient
 })
 

@@ -3,7 +3,7 @@
  * unique emails, partial updates, single-use links under concurrency, failed sign-ins by key and
  * window, and the staff token's separation from customer tokens.
  */
-import { AccessTokens, SignInFailures, StaffLink, StaffLinkRepo, StaffMember, StaffRepo, StaffTokens } from "@app/domain"
+import { AccessTokens, SignInFailures, UnitOfWork, StaffLink, StaffLinkRepo, StaffMember, StaffRepo, StaffTokens } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -82,6 +82,32 @@ layer(Repos, { timeout: "60 seconds" })(`staff repositories (${describeBackend()
       expect(yield* version({ passwordHash: "argon2id$y" })).toBe(4)
       expect(yield* version({ revokeTokens: true })).toBe(5)
       expect(yield* version({ lastName: "Obi" })).toBe(5)
+    }))
+
+  it.effect("the list: each member with their last sign-in and newest unused invite link; signing in moves no token version", () =>
+    Effect.gen(function*() {
+      const repo = yield* StaffRepo
+      const links = yield* StaffLinkRepo
+      const invited = newMember()
+      const active = newMember({ status: "active", passwordHash: "argon2id$z", role: "superadmin" })
+      yield* repo.create(invited)
+      yield* repo.create(active)
+      yield* links.insert(newLink(invited.id, { createdAt: at, expiresAt: later(1000) }))
+      yield* links.insert(newLink(invited.id, { createdAt: later(5000), expiresAt: later(9000) }))
+      yield* links.insert(newLink(invited.id, { createdAt: later(9000), expiresAt: later(10_000), usedAt: later(9500) }))
+      yield* links.insert(newLink(active.id, { purpose: "reset" }))
+      yield* repo.recordSignIn(active.id, later(2000))
+      const rows = yield* repo.list
+      const of = (id: string) => rows.find((r) => r.member.id === id)!
+      expect(of(invited.id)).toEqual({ member: invited, lastSignInAt: null, invite: { sentAt: later(5000), expiresAt: later(9000) } })
+      expect(of(active.id)).toEqual({ member: active, lastSignInAt: later(2000), invite: null })
+      // oldest first
+      const created = rows.map((r) => r.member.createdAt.getTime())
+      expect(created).toEqual([...created].sort((a, b) => a - b))
+      // the active superadmins, inside a unit of work (rows locked until it ends)
+      const ids = yield* (yield* UnitOfWork).atomically(repo.lockActiveSuperadmins)
+      expect(ids).toContain(active.id)
+      expect(ids).not.toContain(invited.id)
     }))
 
   it.effect("an active member must have a password (the database refuses otherwise)", () =>

@@ -16,6 +16,7 @@ import { FailedJobsPage } from "./pages/FailedJobs.js"
 import { OverviewPage } from "./pages/Overview.js"
 import { SettingsPage } from "./pages/Settings.js"
 import { SignInPage } from "./pages/SignIn.js"
+import { StaffPage } from "./pages/Staff.js"
 import { SupportPage } from "./pages/Support.js"
 import { TicketPage } from "./pages/Ticket.js"
 import { TransactionsPage } from "./pages/Transactions.js"
@@ -37,7 +38,8 @@ export const SECTIONS: ReadonlyArray<Section> = [
   { path: "/approvals", label: "Approvals", permission: "settings:write", also: "customers:unfreeze" },
   { path: "/settings", label: "Settings", permission: "settings:read" },
   { path: "/audit", label: "Audit log", permission: "audit:read" },
-  { path: "/alerts", label: "Alerts", permission: "alerts:read" }
+  { path: "/alerts", label: "Alerts", permission: "alerts:read" },
+  { path: "/staff", label: "Staff", permission: "staff:read" }
 ]
 
 const Guard = ({ permission, children }: { readonly permission: Permission; readonly children: ReactNode }) => {
@@ -114,6 +116,7 @@ export const App = () => {
           <Route path="/settings" element={<Guard permission="settings:read"><SettingsPage /></Guard>} />
           <Route path="/audit" element={<Guard permission="audit:read"><AuditPage /></Guard>} />
           <Route path="/alerts" element={<Guard permission="alerts:read"><AlertsPage /></Guard>} />
+          <Route path="/staff" element={<Guard permission="staff:read"><StaffPage /></Guard>} />
           <Route path="*" element={<section><h1 tabIndex={-1} id="page-title">Not found</h1><p>No page here.</p></section>} />
         </Routes>
       </main>

@@ -1,4 +1,4 @@
-/** Staff members, their links and failed sign-ins on SQL (migrations 0012 and 0017). */
+/** Staff members, their links and failed sign-ins on SQL (migrations 0012, 0017, 0030 and 0042). */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { SignInFailures, StaffEmailTaken, StaffLink, StaffLinkRepo, StaffMember, StaffRepo } from "@app/domain"
@@ -52,7 +52,38 @@ export const StaffRepoSql = Layer.effect(
           Effect.flatMap((rows) => Effect.orDie(decode(rows))),
           Effect.map(one)
         )
-      }
+      },
+      list: sql<Record<string, unknown> & { lastSignInAt: Date | null; inviteSentAt: Date | null; inviteExpiresAt: Date | null }>`
+        SELECT ${sql.literal(STAFF_COLUMNS.split(", ").map((c) => `s.${c}`).join(", "))}, s.last_sign_in_at,
+               i.created_at AS invite_sent_at, i.expires_at AS invite_expires_at
+        FROM staff s
+        LEFT JOIN LATERAL (
+          SELECT created_at, expires_at FROM staff_links
+          WHERE staff_id = s.id AND purpose = 'invite' AND used_at IS NULL
+          ORDER BY created_at DESC LIMIT 1
+        ) i ON true
+        ORDER BY s.created_at, s.id`.pipe(
+        Effect.flatMap((rows) =>
+          Effect.map(decode(rows), (members) =>
+            members.map((member, n) => {
+              const row = rows[n]!
+              return {
+                member,
+                lastSignInAt: row.lastSignInAt === null ? null : new Date(row.lastSignInAt),
+                invite: row.inviteSentAt === null || row.inviteExpiresAt === null
+                  ? null
+                  : { sentAt: new Date(row.inviteSentAt), expiresAt: new Date(row.inviteExpiresAt) }
+              }
+            }))
+        ),
+        orDieDb
+      ),
+      recordSignIn: (id, at) => sql`UPDATE staff SET last_sign_in_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, orDieDb),
+      lockActiveSuperadmins: sql<{ id: string }>`
+        SELECT id FROM staff WHERE role = 'superadmin' AND status = 'active' ORDER BY id FOR UPDATE`.pipe(
+        Effect.map((rows) => rows.map((r) => r.id)),
+        orDieDb
+      )
     })
   })
 )

@@ -4,7 +4,8 @@
  * README and returned by GET /admin/auth/me.
  *
  * - superadmin: everything.
- * - admin: runs the service: everything except changing settings and inviting staff (so it may
+ * - admin: runs the service: everything except changing settings and managing staff (inviting,
+ *   listing, changing an email or a role, deactivating; it may send a link) (so it may
  *   resolve a movement parked after a refused reversal, `transactions:resolve`: under four-eyes a
  *   second admin or superadmin approves it).
  * - support: the support desk, and reading what a customer's case needs (customers, transactions,
@@ -34,6 +35,9 @@ export const Permission = Schema.Literal(
   "staff:invite",
   "staff:send_link",
   "staff:change_email",
+  "staff:read",
+  "staff:change_role",
+  "staff:deactivate",
   "support:read",
   "support:reply",
   "support:note",
@@ -53,7 +57,7 @@ const except = (...left: ReadonlyArray<Permission>) => allPermissions.filter((p)
 /** What each role may do. */
 export const permissionMatrix: { readonly [R in StaffRole]: ReadonlyArray<Permission> } = {
   superadmin: allPermissions,
-  admin: except("settings:write", "staff:invite", "staff:change_email"),
+  admin: except("settings:write", "staff:invite", "staff:change_email", "staff:read", "staff:change_role", "staff:deactivate"),
   support: [
     "overview:read",
     "customers:read",

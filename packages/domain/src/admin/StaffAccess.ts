@@ -129,6 +129,7 @@ export const signIn = (input: { readonly email: string; readonly password: Redac
       return yield* new StaffInvalidCredentials()
     }
     yield* failures.clear(keys.emailAndClient)
+    yield* (yield* StaffRepo).recordSignIn(usable.value.id, at)
     yield* staffAction(usable.value, "staff.sign_in", usable.value.id)
     return yield* tokenFor(usable.value)
   }).pipe(withSpan("StaffAccess.signIn"))
@@ -254,7 +255,9 @@ export const useLink = (token: string, password: Redacted.Redacted<string>) =>
     const updated = yield* atomically(
       Effect.gen(function*() {
         if (!(yield* (yield* StaffLinkRepo).markUsed(link.id, at))) return yield* new LinkGone()
-        const updated = yield* (yield* StaffRepo).update(member.id, { passwordHash, status: "active", updatedAt: at })
+        const repo = yield* StaffRepo
+        const updated = yield* repo.update(member.id, { passwordHash, status: "active", updatedAt: at })
+        yield* repo.recordSignIn(member.id, at)
         yield* staffAction(member, "staff.password_set", member.id, { purpose: link.purpose })
         return updated
       })

@@ -62,3 +62,14 @@ export class SendLinkEmailRefused extends Failure("SendLinkEmailRefused", Valida
     })
   }
 }
+/** A member tried to change their own role or deactivate themselves: another superadmin must (403). */
+export class OwnStaffChange extends Failure("OwnStaffChange", {
+  status: 403,
+  code: "OWN_STAFF_CHANGE",
+  message: "You cannot change your own role or deactivate yourself: another superadmin must",
+  meaning: "A staff member tried to change their own role or deactivate themselves (`error.action`); another superadmin must"
+})<{ readonly action: "change_role" | "deactivate" }> {
+  override answer() {
+    return { ...super.answer(), detail: { action: this.action } }
+  }
+}

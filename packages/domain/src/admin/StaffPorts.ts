@@ -17,6 +17,14 @@ export interface StaffPatch {
   readonly updatedAt: Date
 }
 
+/** A member as the staff list shows them: their last sign-in and their newest unused invite link, if any. */
+export interface StaffListing {
+  readonly member: StaffMember
+  readonly lastSignInAt: Date | null
+  /** the newest invite link not yet used (it may have expired) */
+  readonly invite: { readonly sentAt: Date; readonly expiresAt: Date } | null
+}
+
 export class StaffRepo extends Context.Tag("domain/StaffRepo")<StaffRepo, {
   readonly count: Effect.Effect<number>
   /** Fails with StaffEmailTaken when the email belongs to another member (nothing stored). */
@@ -30,6 +38,16 @@ export class StaffRepo extends Context.Tag("domain/StaffRepo")<StaffRepo, {
    * every staff token issued before is refused from then on.
    */
   readonly update: (id: string, patch: StaffPatch) => Effect.Effect<Option.Option<StaffMember>, StaffEmailTaken>
+  /** Every member, oldest first. */
+  readonly list: Effect.Effect<ReadonlyArray<StaffListing>>
+  /** Notes a successful sign-in (password or link); it moves no token version. */
+  readonly recordSignIn: (id: string, at: Date) => Effect.Effect<void>
+  /**
+   * The ids of the active superadmins, each row locked until the unit of work ends (run it inside
+   * `atomically`): two superadmins demoting or deactivating each other at once are serialised, the
+   * second seeing the first's change.
+   */
+  readonly lockActiveSuperadmins: Effect.Effect<ReadonlyArray<string>>
 }>() {}
 
 export class StaffLinkRepo extends Context.Tag("domain/StaffLinkRepo")<StaffLinkRepo, {

@@ -2,6 +2,7 @@
  * The back office: staff access (sign-in, links, permissions) and the audit log.
  */
 export * from "./StaffAccess.js"
+export { changeRole, deactivate, listStaff, reactivate, type StaffEntry } from "./StaffManagement.js"
 export { createWithPassword, type CreateInput, InvalidStaffInput, STAFF_PASSWORD_MAX_LENGTH } from "./StaffCreate.js"
 export { JobRetryRefused, retryFailedPayout, type RetryResult } from "./JobRetry.js"
 export { allPermissions, can, Permission, permissionMatrix, requirePermission } from "./Permissions.js"

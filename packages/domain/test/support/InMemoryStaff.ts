@@ -13,6 +13,7 @@ export interface StaffState {
   readonly members: ReadonlyArray<StaffMember>
   readonly links: ReadonlyArray<StaffLink>
   readonly failures: ReadonlyArray<{ readonly key: string; readonly at: Date }>
+  readonly signIns?: Readonly<Record<string, Date>>
 }
 
 export class StaffStore extends Context.Tag("test/StaffStore")<StaffStore, Ref.Ref<StaffState>>() {
@@ -43,7 +44,19 @@ const StaffRepoLive = Layer.effect(
             fields.role !== undefined || fields.status !== undefined
           const updated = new StaffMember({ ...found, ...fields, tokenVersion: found.tokenVersion + (revoke ? 1 : 0) })
           return Effect.as(Ref.set(ref, { ...s, members: s.members.map((m) => (m.id === id ? updated : m)) }), Option.some(updated))
-        })
+        }),
+      list: Effect.map(Ref.get(ref), (s) =>
+        s.members.map((member) => {
+          const invite = s.links.filter((l) => l.staffId === member.id && l.purpose === "invite" && l.usedAt === null).at(-1)
+          return {
+            member,
+            lastSignInAt: s.signIns?.[member.id] ?? null,
+            invite: invite === undefined ? null : { sentAt: invite.createdAt, expiresAt: invite.expiresAt }
+          }
+        })),
+      recordSignIn: (id, at) => Ref.update(ref, (s) => ({ ...s, signIns: { ...s.signIns, [id]: at } })),
+      lockActiveSuperadmins: Effect.map(Ref.get(ref), (s) =>
+        s.members.filter((m) => m.role === "superadmin" && m.status === "active").map((m) => m.id))
     }))
 )
 

@@ -4,13 +4,14 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  LinkGone, PermissionDenied, StaffEmailTaken, StaffInvalidCredentials, StaffNotFound, StaffRole, StaffSignInThrottled
+  LinkGone, OwnStaffChange, PermissionDenied, StaffEmailTaken, StaffInvalidCredentials, StaffNotFound, StaffRole,
+  StaffSignInThrottled, StaffUnauthenticated
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, NoData, success } from "../shared/Envelope.js"
 import { AnyPassword, Body, Email, msg, Name, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
-import { LinkView, MeView, SentLinkView, SessionView, StaffView } from "./Views.js"
+import { LinkView, MeView, SentLinkView, SessionView, StaffEntryView, StaffView } from "./Views.js"
 
 /** A staff password: 12 to 128 characters (stronger than a customer's 8). */
 const StaffPassword = Schema.Redacted(
@@ -103,6 +104,51 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
         OpenApi.Description,
         "Superadmin only (staff:change_email): changes a member's email, voids their open invite and reset links and ends " +
           "their sessions; audited with the email before and after. No link is sent: send-link sends one to the new address."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listStaff", "/staff")
+      .addSuccess(success("Admin", Schema.Struct({ items: Schema.Array(StaffEntryView) })))
+      .addError(errors(PermissionDenied))
+      .annotate(
+        OpenApi.Description,
+        "Superadmin only (staff:read): every staff member, oldest first, with their role, status (invited, active, disabled), " +
+          "last sign-in (null when not known) and pending invite (`expired` once its 72 hours are over: send-link sends a new one)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.patch("changeRole")`/staff/${StaffId}/role`
+      .setPayload(Body({ role: Role }))
+      .addSuccess(success("Admin", StaffView, { message: "Role changed." }))
+      .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
+      .annotate(
+        OpenApi.Description,
+        "Superadmin only (staff:change_role): the member's role changes and every session of theirs ends at once (they sign in " +
+          "again with the new role's permissions); audited with the role before and after. Nobody changes their own role " +
+          "(403 OWN_STAFF_CHANGE), so an active superadmin always remains (two demoting each other at once: the second is refused " +
+          "401, their own token having ended). The same role changes nothing."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("deactivateStaff")`/staff/${StaffId}/deactivate`
+      .addSuccess(success("Admin", StaffView, { message: "Staff member deactivated." }))
+      .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
+      .annotate(
+        OpenApi.Description,
+        "Superadmin only (staff:deactivate): the member's status becomes disabled: every session of theirs ends at once, their " +
+          "open invite and reset links stop working and they cannot sign in; audited with the status before and after. Nobody " +
+          "deactivates themselves (403 OWN_STAFF_CHANGE), so an active superadmin always remains. A member already disabled is " +
+          "answered as is."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("reactivateStaff")`/staff/${StaffId}/reactivate`
+      .addSuccess(success("Admin", StaffView, { message: "Staff member reactivated." }))
+      .addError(errors(PermissionDenied, StaffNotFound, StaffUnauthenticated))
+      .annotate(
+        OpenApi.Description,
+        "Superadmin only (staff:deactivate): a disabled member is active again with their password, or invited when they never " +
+          "set one (no link is sent: send-link sends one); audited. A member not disabled is answered as is."
       )
   )
   .middleware(StaffAuthentication)

@@ -5,7 +5,7 @@ import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
 import { clientAddress } from "../shared/ClientAddress.js"
 import { CurrentStaff } from "../shared/Security.js"
-import { sessionView, staffView } from "./Views.js"
+import { sessionView, staffEntryView, staffView } from "./Views.js"
 
 const admin = mapDomainErrors("Admin")
 
@@ -31,4 +31,12 @@ export const AdminStaffHandlers = HttpApiBuilder.group(Api, "adminStaff", (handl
       ))
     .handle("signOut", () => Effect.flatMap(CurrentStaff, (m) => StaffAccess.signOut(m)).pipe(Effect.as({}), admin))
     .handle("changeEmail", ({ path, payload }) =>
-      Effect.flatMap(CurrentStaff, (actor) => StaffAccess.changeEmail(actor, path.id, payload.email)).pipe(Effect.map(staffView), admin)))
+      Effect.flatMap(CurrentStaff, (actor) => StaffAccess.changeEmail(actor, path.id, payload.email)).pipe(Effect.map(staffView), admin))
+    .handle("listStaff", () =>
+      Effect.flatMap(CurrentStaff, StaffAccess.listStaff).pipe(Effect.map((all) => ({ items: all.map(staffEntryView) })), admin))
+    .handle("changeRole", ({ path, payload }) =>
+      Effect.flatMap(CurrentStaff, (actor) => StaffAccess.changeRole(actor, path.id, payload.role)).pipe(Effect.map(staffView), admin))
+    .handle("deactivateStaff", ({ path }) =>
+      Effect.flatMap(CurrentStaff, (actor) => StaffAccess.deactivate(actor, path.id)).pipe(Effect.map(staffView), admin))
+    .handle("reactivateStaff", ({ path }) =>
+      Effect.flatMap(CurrentStaff, (actor) => StaffAccess.reactivate(actor, path.id)).pipe(Effect.map(staffView), admin)))

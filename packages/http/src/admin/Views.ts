@@ -28,3 +28,17 @@ export const LinkView = Schema.Struct({
 })
 
 export const SentLinkView = Schema.Struct({ purpose: LinkPurpose, admin: StaffView })
+
+export const StaffEntryView = Schema.Struct({
+  ...StaffView.fields,
+  lastSignInAt: Schema.NullOr(Schema.String),
+  pendingInvite: Schema.NullOr(Schema.Struct({ sentAt: Schema.String, expiresAt: Schema.String, expired: Schema.Boolean }))
+})
+
+export const staffEntryView = (e: StaffAccess.StaffEntry) => ({
+  ...staffView(e),
+  lastSignInAt: e.lastSignInAt?.toISOString() ?? null,
+  pendingInvite: e.pendingInvite === null
+    ? null
+    : { sentAt: e.pendingInvite.sentAt.toISOString(), expiresAt: e.pendingInvite.expiresAt.toISOString(), expired: e.pendingInvite.expired }
+})
