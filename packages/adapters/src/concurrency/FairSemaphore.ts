@@ -1,8 +1,8 @@
 /**
  * Saves 1.3 ms of CPU per step and 360 MiB of heap with 64 fibers queued on one permit (vs Effect's).
- * (Micro-benchmark: 3,000 steps each holding the permit across a turn of the event loop, 64 at a
- * time: Effect's Semaphore 1.49 ms of CPU per step and 378 MiB of heap growth at the peak, this one
- * 0.16 ms and 17 MiB; medians of 6 runs in alternation.)
+ * (`bench/devices.ts semaphore`: 3,000 steps each holding the permit across a turn of the event
+ * loop, 64 at a time: Effect's Semaphore 1.49 ms of CPU per step and 378 MiB of heap growth at the
+ * peak, this one 0.16 ms and 17 MiB; medians of 6 runs in alternation.)
  *
  * A semaphore that hands a released permit to the longest waiter (first in, first out), used where
  * fibers queue for a scarce resource: PGlite's one connection (sql/PgliteClient.ts), the
