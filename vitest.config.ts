@@ -12,17 +12,13 @@ const workers = Math.max(2, availableParallelism() - 1)
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
 /**
- * Test files that need a process of their own, each with why:
- * - Metrics.test.ts and JobMetrics.test.ts count exact values in Effect's metric registry, which is
- *   global to the process and which the other files' requests and jobs also write;
- * - SpendingReportJob.test.ts has a top-level `it.effect` on the TestClock (PostgreSQL only), which
- *   finds no TestClock when HTTP test files ran in its process before it (seen, cause not found;
- *   the same as for the domain's files below).
+ * Test files that need a process of their own: Metrics.test.ts and JobMetrics.test.ts count exact
+ * values in Effect's metric registry, which is global to the process and which the other files'
+ * requests and jobs also write.
  */
 const ownProcess = [
   "packages/http/test/Metrics.test.ts",
-  "packages/scheduler/test/JobMetrics.test.ts",
-  "packages/scheduler/test/SpendingReportJob.test.ts"
+  "packages/scheduler/test/JobMetrics.test.ts"
 ]
 // a renamed file would otherwise run in a shared process unnoticed (its project matching nothing)
 for (const file of ownProcess) if (!existsSync(file)) throw new Error(`vitest.config.ts: ownProcess names ${file}, which does not exist`)
@@ -45,13 +41,14 @@ const notHere = ["**/node_modules/**", "**/*.browser.test.ts"]
  * Worker processes are reused from one test file to the next (`isolate: false`): importing
  * Effect, the adapters and the HTTP API costs about 2.5 s a file, and isolation paid it again for
  * each of ~130 files, half of the suite's time. Each file still builds its own layers, database and
- * server; what files share is the module cache and process-wide state, so the files are split into
- * projects, and vitest gives each project fresh workers (it runs them one after another):
- * - domain: the domain's files (in-memory ports, the TestClock through top-level `it.effect`).
- *   After an HTTP test file has run in the same process they find no TestClock in their fibers (its
- *   `adjust`/`setTime` "is not a function"); among themselves they pass.
- * - integration: everything else but the browser tests and `ownProcess`.
- * - one project per file of `ownProcess`.
+ * server; what files share is the module cache and process-wide state:
+ * - @effect/vitest's `it`, which `layer(...)` rewrites for its block and does not restore: the setup
+ *   file puts its default `it.effect`/`it.scoped` back before every file (vitest.setup.ts), so a
+ *   file's top-level `it.effect` has its TestClock whatever ran before it in the process;
+ * - Effect's metric registry: each file of `ownProcess` is a project of its own, and vitest gives
+ *   each project its own workers.
+ * The domain's files are a project too: they need no build of the CLI (the integration project's
+ * globalSetup) and are left out of the PostgreSQL pass.
  */
 export default defineConfig({
   test: {
@@ -64,6 +61,7 @@ export default defineConfig({
     minWorkers: 1,
     sequence: { concurrent: false },
     onConsoleLog,
+    setupFiles: ["./vitest.setup.ts"],
     projects: [
       ...(onPostgres ? [] : [{
         extends: true,

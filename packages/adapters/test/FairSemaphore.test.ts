@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber, FiberId } from "effect"
+import { Deferred, Effect, Exit, Fiber, FiberId, Scope } from "effect"
 import { makeFairSemaphore } from "../src/concurrency/FairSemaphore.js"
 
 /** Lets every other ready fiber run until none is left to run (no clock involved). */
@@ -146,6 +146,21 @@ describe("FairSemaphore", () => {
         })), { concurrency: 64, discard: true })
       expect(turns).toBe(10_000)
       expect(overlaps).toBe(0)
+      expect(semaphore.waiting()).toBe(0)
+    }))
+  it.live("takeScoped holds the permit until its scope closes, also when the scope's work fails", () =>
+    Effect.gen(function*() {
+      const semaphore = yield* makeFairSemaphore(1)
+      const scope = yield* Scope.make()
+      yield* Scope.extend(semaphore.takeScoped, scope)
+      const waiter = yield* Effect.fork(semaphore.withPermit(Effect.succeed("after")))
+      yield* settle
+      expect(semaphore.waiting()).toBe(1)
+      yield* Scope.close(scope, Exit.void)
+      expect(yield* Fiber.join(waiter)).toBe("after")
+      const failed = yield* Effect.scoped(Effect.zipRight(semaphore.takeScoped, Effect.fail("boom" as const))).pipe(Effect.flip)
+      expect(failed).toBe("boom")
+      expect(yield* semaphore.withPermit(Effect.succeed("free")).pipe(Effect.timeout("2 seconds"))).toBe("free")
       expect(semaphore.waiting()).toBe(0)
     }))
 })

@@ -16,7 +16,7 @@ import { nodeServer } from "./edge/NodeServer.js"
 import { requestTimeout } from "./edge/RequestTimeout.js"
 import { aroundRequests } from "./edge/AroundRequests.js"
 import { rejectNulCharacters } from "./edge/NulCharacters.js"
-import { withoutUnreceivedSpans } from "./edge/UnreceivedSpans.js"
+import { withoutUnreceivedSpans } from "@app/adapters/ops/UnreceivedSpans"
 import { ConsoleRoutes } from "./console/ConsoleStatic.js"
 import { HomeRoute } from "./ops/Home.js"
 import { CustomerHandlers } from "./account/Handlers.js"
@@ -111,7 +111,7 @@ const StaffBootstrap = Layer.effectDiscard(
 /** Routes + middleware, served on whatever HttpServer is provided, given a core banking provider. */
 export const HttpAppWithoutProvider = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
-    // no spans when nothing receives them (edge/UnreceivedSpans.ts)
+    // no spans when nothing receives them (adapters' ops/UnreceivedSpans.ts)
     withoutUnreceivedSpans(HttpApiBuilder.serve((app) =>
       // correlation, security headers, request log and metrics outermost: they see every answer,
       // the edge's own included (edge/AroundRequests.ts)

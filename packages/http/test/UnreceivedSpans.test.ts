@@ -1,12 +1,12 @@
 /**
- * Spans only where something receives them (edge/UnreceivedSpans.ts): without a tracer of its own
+ * Spans only where something receives them (adapters' ops/UnreceivedSpans.ts): without a tracer of its own
  * a served layer runs with the platform's request span and Effect's tracer off; with one, as it
  * is. The route recorder stands in for a missing request span, and only then.
  */
 import { HttpMiddleware, HttpServerRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FiberRef, Layer, Option, Ref, Tracer } from "effect"
-import { withoutUnreceivedSpans, withRouteRecorder } from "../src/edge/UnreceivedSpans.js"
+import { withoutUnreceivedSpans, withRouteRecorder } from "@app/adapters/ops/UnreceivedSpans"
 
 const request = HttpServerRequest.fromWeb(new Request("http://localhost/api/v1/customers/me"))
 

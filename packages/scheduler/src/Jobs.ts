@@ -9,7 +9,7 @@ import { deliverQueuedNotifications } from "@app/adapters/notifications/OutboxDe
 import { Banking, Housekeeping, Lifecycle, Plans, Spans, Spendings, StaffAccess, Throttle } from "@app/domain"
 import { Cron } from "croner"
 import { count, jobDuration, jobRunsTotal, observeSeconds } from "@app/adapters/ops/Metrics"
-import { spansReceived } from "@app/adapters/ops/UnreceivedSpans"
+import { withUnreceivedSpansOff } from "@app/adapters/ops/UnreceivedSpans"
 import { Cause, Config, Duration, Effect, Exit, FiberSet, Layer } from "effect"
 
 /**
@@ -40,9 +40,6 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
     Effect.gen(function*() {
       const running = yield* FiberSet.make()
       const runFork = yield* FiberSet.runtime(running)<Effect.Effect.Context<Jobs[number]["run"]>>()
-      // without a tracer that receives them, runs make no spans (adapters' ops/UnreceivedSpans.ts):
-      // a payout's ~21 spans were a fifth of its runtime steps, built and dropped
-      const tracing = yield* spansReceived
       for (const job of jobs) {
         // job_runs_total{job,result} and job_duration_seconds{job} (ops/Metrics.ts); a run
         // interrupted by shutdown is not counted
@@ -69,7 +66,8 @@ export const scheduleJobs = <const Jobs extends ReadonlyArray<JobSpec<any>>>(
               )
           ),
           Spans.withSpan(`job.${job.name}`),
-          Effect.withTracerEnabled(tracing)
+          // without a tracer that receives them, runs make no spans (adapters' ops/UnreceivedSpans.ts)
+          withUnreceivedSpansOff
         )
         let inFlight = false
         const trigger = () => {

@@ -2,7 +2,6 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import { Account, AccountRepo, type AccountWithCustomer, Customer, UniqueViolation } from "@app/domain"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
-import { makeLean } from "../sql/LeanStatements.js"
 import { decodeRows, instanceOf, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /**
@@ -39,16 +38,15 @@ export const AccountRepoSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const decode = decodeRows(JoinedRow)
     const decodeStanding = decodeRows(Schema.Struct(Struct.pick(Customer.fields, "customerStatus", "coreAccountNumber")))
-    const lean = yield* makeLean
 
     const selectJoined = (where: Statement.Fragment) =>
-      lean(sql`
+      sql`
         SELECT a.*, c.id AS customer_id, c.customer_status, c.kyc_status, c.referral_code, c.referred_by,
                c.pin_hash, c.sms_enabled, c.email_enabled,
                c.bvn_hash, c.core_account_number, c.core_account_reference, c.first_deposit_at,
                c.created_at AS customer_created_at, c.updated_at AS customer_updated_at
         FROM accounts a JOIN customers c ON c.account_id = a.id
-        WHERE ${where}`).pipe(
+        WHERE ${where}`.pipe(
         Effect.flatMap(decode),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDomain)),
         orDieDb
@@ -191,7 +189,7 @@ export const AccountRepoSql = Layer.effect(
         selectJoined(sql`c.erased_core_account_digest = ${digest} AND c.customer_status = 'deleted'`),
       findByCustomerId: (customerId) => selectJoined(sql`c.id = ${customerId}`),
       findStanding: (customerId) =>
-        lean(sql`SELECT customer_status, core_account_number FROM customers WHERE id = ${customerId}`).pipe(
+        sql`SELECT customer_status, core_account_number FROM customers WHERE id = ${customerId}`.pipe(
           Effect.flatMap(decodeStanding),
           Effect.map((rows) => Option.fromNullable(rows[0])),
           orDieDb

@@ -17,6 +17,7 @@ import {
   IdentityProviderUnavailable,
   IdentityRejected,
   SocialSignInNotConfigured,
+  Spans,
   type VerifiedIdentity
 } from "@app/domain"
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
@@ -84,7 +85,7 @@ export const makeIdentityProvider = (config: OAuthConfig) => {
       })
     }).pipe(
       Effect.tapErrorTag("IdentityProviderUnavailable", () => Effect.logWarning("identity provider key set unavailable")),
-      Effect.withSpan("IdentityProvider.verifyIdToken")
+      Spans.withSpan("IdentityProvider.verifyIdToken")
     )
 
   const exchangeCode = (code: string) =>
@@ -121,7 +122,7 @@ export const makeIdentityProvider = (config: OAuthConfig) => {
         return yield* new IdentityProviderUnavailable()
       }
       return yield* verifyIdToken(idToken)
-    }).pipe(Effect.withSpan("IdentityProvider.exchangeCode"))
+    }).pipe(Spans.withSpan("IdentityProvider.exchangeCode"))
 
   return IdentityProvider.of({ verifyIdToken, exchangeCode })
 }

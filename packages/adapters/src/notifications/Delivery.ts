@@ -14,7 +14,7 @@
  * failure is described by its `reason`, which transports build from status codes and error classes
  * only (never the peer's free text, which may echo the message).
  */
-import { Alerts, type Ids, maskContact, type OutboundMessage } from "@app/domain"
+import { Alerts, type Ids, maskContact, type OutboundMessage, Spans } from "@app/domain"
 import { Data, Duration, Effect, Schedule } from "effect"
 import { count, notificationsSentTotal } from "../ops/Metrics.js"
 
@@ -48,28 +48,31 @@ export interface RetryPolicy {
  * and counted in `notifications_sent_total{channel,outcome}` (sent or failed).
  */
 export const sendAttempt = (transport: Transport, message: OutboundMessage, timeout: Duration.DurationInput) =>
-  transport.send(message).pipe(
-    Effect.timeoutFail({
-      duration: timeout,
-      onTimeout: () => new DeliveryFailure({ reason: `timeout after ${Duration.toMillis(timeout)} ms`, retryable: true })
-    }),
-    Effect.tapBoth({
-      onSuccess: () =>
-        Effect.zipRight(
-          Effect.annotateCurrentSpan("outcome", "sent"),
-          count(notificationsSentTotal, { channel: message.channel, outcome: "sent" })
-        ),
-      onFailure: (failure) =>
-        Effect.zipRight(
-          Effect.annotateCurrentSpan({ outcome: "failed", retryable: failure.retryable }),
-          count(notificationsSentTotal, { channel: message.channel, outcome: "failed" })
-        )
-    }),
-    Effect.withSpan("Notification.send", {
-      kind: "client",
-      attributes: { channel: message.channel, kind: message.kind, transport: transport.name }
-    })
-  )
+  Spans.useSpan("Notification.send", {
+    kind: "client",
+    attributes: { channel: message.channel, kind: message.kind, transport: transport.name }
+  }, (span) =>
+    transport.send(message).pipe(
+      Effect.timeoutFail({
+        duration: timeout,
+        onTimeout: () => new DeliveryFailure({ reason: `timeout after ${Duration.toMillis(timeout)} ms`, retryable: true })
+      }),
+      Effect.tapBoth({
+        onSuccess: () =>
+          Effect.zipRight(
+            Effect.sync(() => span.attribute("outcome", "sent")),
+            count(notificationsSentTotal, { channel: message.channel, outcome: "sent" })
+          ),
+        onFailure: (failure) =>
+          Effect.zipRight(
+            Effect.sync(() => {
+              span.attribute("outcome", "failed")
+              span.attribute("retryable", failure.retryable)
+            }),
+            count(notificationsSentTotal, { channel: message.channel, outcome: "failed" })
+          )
+      })
+    ))
 
 /**
  * Sends through `transport` with the policy's retries; when every attempt failed (or one failed

@@ -1,4 +1,8 @@
 /**
+ * Saves ~30 µs of CPU per JSON log line, ~90 µs per pretty one (JSON 91 → 60 µs, pretty 143 → 54 µs).
+ * (`bench/devices.ts console`: 4 lines per turn of the event loop to a pipe, Node's console
+ * against this one, medians of 7 runs in alternation.)
+ *
  * The services' console: Node's own Console (the same formatting, group indentation and colours)
  * over stdout and stderr, but the text of one turn of the event loop goes out in one write.
  *

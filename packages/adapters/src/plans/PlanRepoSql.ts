@@ -3,7 +3,6 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { freeLease, LeaseHolder } from "../concurrency/LeaseHolder.js"
-import { makeLean } from "../sql/LeanStatements.js"
 import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
@@ -55,11 +54,10 @@ export const PlanRepoSql = Layer.effect(
     const decodeInstalments = decodeInstances(InstalmentRow, Instalment)
     const decodeLeaseAndVersion = decodeRows(Schema.Struct({ leaseUntil: PlanRow.fields.leaseUntil, version: PlanRow.fields.version }))
 
-    const lean = yield* makeLean
-    const plans = (query: Rows) => lean(query).pipe(Effect.flatMap(decodePlans))
+    const plans = (query: Rows) => query.pipe(Effect.flatMap(decodePlans))
     const plan = (query: Rows) => plans(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
     const instalments = (query: Rows) =>
-      lean(query).pipe(Effect.flatMap(decodeInstalments))
+      query.pipe(Effect.flatMap(decodeInstalments))
     const instalment = (query: Rows) => instalments(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
 
     /** The row or a defect: a statement that must return one did not. */
@@ -270,7 +268,7 @@ export const PlanRepoSql = Layer.effect(
       // changes: id, customer, creation), and the lease is the one column a claim changes without
       // the version; reading back and decoding the whole row would only make a copy.
       markPaidAndSave: (p, cycle, transactionId, paidAt, now) =>
-        orDieDb(lean(sql`
+        orDieDb(sql`
           WITH current AS (
             SELECT id FROM disbursement_plans WHERE id = ${p.id} AND version = ${p.version} FOR UPDATE
           ), paid AS (
@@ -281,7 +279,7 @@ export const PlanRepoSql = Layer.effect(
           )
           UPDATE disbursement_plans SET ${sql.update(savedColumns(p))}, version = version + 1
           WHERE id IN (SELECT plan_id FROM paid) AND version = ${p.version}
-          RETURNING lease_until, version`).pipe(
+          RETURNING lease_until, version`.pipe(
           Effect.flatMap(decodeLeaseAndVersion),
           Effect.map((rows) =>
             rows[0] === undefined ? Option.none<Plan>() : Option.some(instanceOf(Plan, { ...p, ...rows[0] }))

@@ -235,17 +235,7 @@ export const make = (
     // Holds the permit until the transaction's (or `sql.reserve`'s) scope
     // closes, i.e. after COMMIT/ROLLBACK. Statements inside the transaction
     // use `raw` (via TransactionConnection) and so do not wait on it again.
-    // Pattern from @effect/sql-sqlite-node: take interruptibly, then register
-    // the release uninterruptibly so the permit cannot leak.
-    const transactionAcquirer = Effect.uninterruptibleMask((restore) =>
-      Effect.as(
-        Effect.zipRight(
-          semaphore.take(restore),
-          Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release))
-        ),
-        raw
-      )
-    )
+    const transactionAcquirer = Effect.as(semaphore.takeScoped, raw)
 
     return yield* SqlClient.make({
       acquirer: Effect.succeed(shared),

@@ -5,7 +5,6 @@ import { MovementInFlight, MovementLost, Transfer, type TransferClaim, type Tran
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
 import { freeLease, LeaseHolder } from "../concurrency/LeaseHolder.js"
-import { makeLean } from "../sql/LeanStatements.js"
 import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 /** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
@@ -45,10 +44,9 @@ export const TransferRepoSql = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const holder = yield* LeaseHolder
-    const lean = yield* makeLean
     const decode = decodeInstances(TransferRow, Transfer)
     const transfers = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
-      lean(query).pipe(Effect.flatMap(decode))
+      query.pipe(Effect.flatMap(decode))
     const first = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
       transfers(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
 
@@ -64,7 +62,7 @@ export const TransferRepoSql = Layer.effect(
      */
     const insertStatement = (t: Transfer) => {
       const refs = referencesOf(t.id)
-      return lean(sql`
+      return sql`
         INSERT INTO transactions ${
         sql.insert({
           id: t.id,
@@ -106,7 +104,7 @@ export const TransferRepoSql = Layer.effect(
         })
       }
         ON CONFLICT (customer_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-        RETURNING id`).pipe(Effect.map((rows) => (rows.length === 0 ? Option.none<Transfer>() : Option.some(t))))
+        RETURNING id`.pipe(Effect.map((rows) => (rows.length === 0 ? Option.none<Transfer>() : Option.some(t))))
     }
     // its own transaction, or a savepoint of the caller's: a failed insert does not abort the caller's
     const insert = (t: Transfer) => sql.withTransaction(insertStatement(t))
@@ -231,7 +229,7 @@ export const TransferRepoSql = Layer.effect(
       // only the lease comes back (set on the database's clock): reading and decoding the whole
       // row after every journal write was ~5% of the service's CPU per payout
       updateCurrent: (current, patch, now) =>
-        lean(journalWrite(current, patch, now, sql`lease_until`)).pipe(
+        journalWrite(current, patch, now, sql`lease_until`).pipe(
           Effect.flatMap(decodeLease),
           orDieDb,
           Effect.flatMap((rows) =>

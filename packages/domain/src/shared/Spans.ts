@@ -1,17 +1,14 @@
 /**
- * Spans that cost nothing when nothing receives them.
+ * Saves 16 µs of CPU per span while nothing receives spans (Effect.withSpan 16.4 µs, here 0.2 µs).
+ * (`npx tsx bench/devices.ts spans`: a span around a small effect, Effect's tracer off; medians.)
  *
- * Without a tracer installed, the server and the scheduler turn Effect's tracer off
- * (`FiberRef.currentTracerEnabled`; adapters' ops/UnreceivedSpans.ts): every span is then a no-op span,
- * never exported. `Effect.withSpan` still builds it, runs the effect under `onExit` to end it, and
- * provides it as the parent span (a context copy, restored afterwards): ~20 of Effect's runtime
- * steps per span, for nothing. A payout made ~21 spans (its statements, its provider calls, the
- * saga's), a fifth of its runtime steps (1,277 → 1,020 without them); GET /customers/me three.
- *
- * `withSpan` and `useSpan` here are Effect's when the tracer is on, and step aside when it is off
- * (one step to read the flag). With the tracer on, the span is the same (name, attributes, kind,
- * parent), without a captured stack trace: the name says where it is made, and capturing one on
- * every call cost more than the rest of the span.
+ * The service's one way to make a span (never `Effect.withSpan`/`Effect.useSpan` directly). Without a
+ * tracer installed the server and the scheduler turn Effect's tracer off (adapters'
+ * ops/UnreceivedSpans.ts); `Effect.withSpan` would still build a no-op span, run the effect under
+ * `onExit` to end it and provide it as the parent span. `withSpan` and `useSpan` here are Effect's
+ * when the tracer is on and step aside when it is off (one read of the flag). With the tracer on the
+ * span is the same (name, attributes, kind, parent), without a captured stack trace: the name says
+ * where it is made.
  */
 import { Context, Effect, FiberRef, Option, type Tracer } from "effect"
 

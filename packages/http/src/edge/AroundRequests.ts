@@ -11,7 +11,7 @@
  * every answer, the edge's own included; the log line is written inside the request's log span
  * and correlation id, like every line written while it is handled. The route it logs is the one
  * the router records on the request's span, or on a route recorder without tracing
- * (UnreceivedSpans.ts).
+ * (adapters' ops/UnreceivedSpans.ts).
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { AppEnv } from "@app/adapters"
@@ -20,7 +20,7 @@ import { correlationIdOf, REQUEST_ID_HEADER } from "./Correlation.js"
 import { answerStatus, logAnswer, matchedRoute, REQUEST_LOG_SPAN } from "./RequestLog.js"
 import { recordRequest } from "./RequestMetrics.js"
 import { isDocsPage, withSecurityHeaders } from "./SecurityHeaders.js"
-import { withRouteRecorder } from "./UnreceivedSpans.js"
+import { withRouteRecorder } from "@app/adapters/ops/UnreceivedSpans"
 
 export const aroundRequests = (appEnv: AppEnv) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>

@@ -14,7 +14,7 @@ export const UNMATCHED_ROUTE = "unmatched"
 
 /**
  * The route template the router matched, which it records on the request's span: the
- * `http.server` span, or without tracing a route recorder (UnreceivedSpans.ts).
+ * `http.server` span, or without tracing a route recorder (adapters' ops/UnreceivedSpans.ts).
  */
 export const matchedRoute = Effect.map(Effect.option(Effect.currentSpan), (span) =>
   Option.flatMap(span, (s) => Option.fromNullable(s.attributes.get("http.route"))).pipe(

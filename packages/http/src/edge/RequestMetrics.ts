@@ -3,7 +3,7 @@
  * `http_request_duration_seconds{route,method}` for every answered request. `route` is the route
  * template the router matched (`/api/v1/admin/auth/links/:token`), which the router records on the
  * request's span as `http.route` (the `http.server` span, or without tracing a route recorder:
- * UnreceivedSpans.ts); a request no route matched (a 404, or one refused
+ * adapters' ops/UnreceivedSpans.ts); a request no route matched (a 404, or one refused
  * before routing) is `unmatched`. Never the raw path: it would carry ids, tokens and account numbers,
  * and an unbounded number of series. Recorded around every request by edge/AroundRequests.ts.
  */
