@@ -39,6 +39,12 @@ export const fromEnvelope = (status: number, body: unknown): Option.Option<ApiFa
   return Option.some(new ApiFailure({ status, code, message, detail }))
 }
 
+/** The system error code under a fetch failure (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET…), if any. */
+const causeCode = (e: Error): string => {
+  const inner: unknown = e.cause
+  return typeof inner === "object" && inner !== null && "code" in inner && typeof inner.code === "string" ? ` (${inner.code})` : ""
+}
+
 const unexpected = (status: number, why: string) =>
   new ApiFailure({ status, code: UNEXPECTED_RESPONSE, message: `Unexpected answer from the service (${status}): ${why}`, detail: {} })
 
@@ -66,7 +72,9 @@ export const toApiFailure = (error: unknown): Effect.Effect<ApiFailure> => {
   }
   if (HttpClientError.isHttpClientError(error)) {
     if (error._tag === "RequestError") {
-      return Effect.succeed(new ApiFailure({ status: 0, code: REQUEST_FAILED, message: error.message, detail: {} }))
+      // the transport's own error says why (refused, reset, closed): in the message, for whoever reads it
+      const cause = error.cause instanceof Error ? `: ${error.cause.message}${causeCode(error.cause)}` : ""
+      return Effect.succeed(new ApiFailure({ status: 0, code: REQUEST_FAILED, message: `${error.message}${cause}`, detail: {} }))
     }
     const status = error.response.status
     return error.response.json.pipe(
