@@ -6,7 +6,7 @@ import { failuresOf, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, CalendarDate, KoboQuery, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
-import { TransactionView } from "../transactions/Views.js"
+import { transactionView, TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
 
 /** the largest amount a search names (₦10bn) */
@@ -40,12 +40,26 @@ const SearchQuery = Body({
 
 const ProviderAnswer = Schema.NullOr(Schema.Struct({ reference: Schema.String, status: Schema.String }))
 
-export const RequeryView = Schema.Struct({
-  transaction: TransactionView,
-  provider: Schema.Struct({ debit: ProviderAnswer, transfer: ProviderAnswer })
+const TransactionId = HttpApiSchema.param("id", Uuid)
+
+/** A transaction as staff list it: with its customer's name, and whether it awaits an operator ("resolve movement"). */
+export const LedgerEntryView = Schema.Struct({
+  ...TransactionView.fields,
+  customerName: Schema.NullOr(Schema.String).annotations({ description: "the customer's name, their email while they have none" }),
+  awaitsOperator: Schema.Boolean.annotations({
+    description: "parked after the bank refused its transfer and then its reversal: POST /transactions/{id}/resolve applies"
+  })
+})
+export const ledgerEntryView = (e: StaffAccess.Ledger.LedgerEntry) => ({
+  ...transactionView(e),
+  customerName: e.customerName,
+  awaitsOperator: e.awaitsOperator
 })
 
-const TransactionId = HttpApiSchema.param("id", Uuid)
+export const RequeryView = Schema.Struct({
+  transaction: LedgerEntryView,
+  provider: Schema.Struct({ debit: ProviderAnswer, transfer: ProviderAnswer })
+})
 
 const PlanState = Schema.String
 export const RetryView = Schema.Struct({
@@ -84,7 +98,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.get("search", "/transactions")
       .setUrlParams(SearchQuery)
-      .addSuccess(success("Admin", PageView(TransactionView)))
+      .addSuccess(success("Admin", PageView(LedgerEntryView)))
       .addError(failuresOf(400, 401, 403))
       .annotate(
         OpenApi.Description,
@@ -122,14 +136,14 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.get("disbursements", "/disbursements")
       .setUrlParams(Body({ status: opt(Status), ...pageFields }))
-      .addSuccess(success("Admin", PageView(TransactionView)))
+      .addSuccess(success("Admin", PageView(LedgerEntryView)))
       .addError(failuresOf(400, 401, 403))
       .annotate(OpenApi.Description, "Every plan payout (purpose disbursement), newest first, optionally by status (disbursements:read).")
   )
   .add(
     HttpApiEndpoint.get("failedJobs", "/jobs/failed")
       .setUrlParams(Body(pageFields))
-      .addSuccess(success("Admin", PageView(TransactionView)))
+      .addSuccess(success("Admin", PageView(LedgerEntryView)))
       .addError(failuresOf(400, 401, 403))
       .annotate(OpenApi.Description, "Payouts that failed after their retries, newest first (jobs:read).")
   )
