@@ -12,6 +12,8 @@ const root = path.resolve(import.meta.dirname, "..")
 const consoleDir = path.join(root, "packages/console")
 const built = path.join(consoleDir, "dist/index.html")
 const sources = ["src", "public", "index.html", "vite.config.ts", "package.json"].map((p) => path.join(consoleDir, p))
+  // the console's API client is derived from the API definition (packages/client over packages/http)
+  .concat(["packages/client/src", "packages/http/src", "packages/domain/src"].map((p) => path.join(root, p)))
 
 /** The newest modification time under `p` (a file or a directory tree), 0 when it does not exist. */
 const newest = (p) => {

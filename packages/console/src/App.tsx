@@ -4,7 +4,7 @@
  */
 import { type ReactNode, useEffect, useRef } from "react"
 import { Navigate, NavLink, Route, Routes, useLocation } from "react-router"
-import type { Permission } from "./api.js"
+import type { Permission } from "./client.js"
 import { useAuth } from "./auth.js"
 import { AlertsPage } from "./pages/Alerts.js"
 import { ApprovalsPage } from "./pages/Approvals.js"

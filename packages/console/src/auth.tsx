@@ -3,7 +3,8 @@
  * permission list decides which pages and actions the console offers.
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react"
-import { call, get, type Me, type Permission, type Session, setUnauthorizedHandler, storedToken, storeToken } from "./api.js"
+import { Redacted } from "effect"
+import { api, type Me, type Permission, setUnauthorizedHandler, storedToken, storeToken } from "./client.js"
 
 interface AuthState {
   readonly me: Me | null
@@ -27,16 +28,16 @@ export const AuthProvider = ({ children }: { readonly children: ReactNode }) => 
   useEffect(() => {
     setUnauthorizedHandler(signOut)
     if (storedToken() === null) return
-    get<Me>("/auth/me")
+    api.adminStaff.me()
       .then(setMe)
       .catch(() => signOut())
       .finally(() => setLoading(false))
   }, [signOut])
 
   const signIn = useCallback(async (email: string, password: string) => {
-    const session = await call<Session>("POST", "/auth/sign-in", { body: { email, password } })
-    storeToken(session.result.token)
-    setMe(await get<Me>("/auth/me"))
+    const session = await api.adminAuth.signIn({ payload: { email, password: Redacted.make(password) } })
+    storeToken(session.token)
+    setMe(await api.adminStaff.me())
   }, [])
 
   const value = useMemo<AuthState>(() => ({

@@ -2,7 +2,7 @@
 const naira = new Intl.NumberFormat("en-NG", { style: "currency", currency: "NGN", minimumFractionDigits: 2 })
 
 /** "123456" kobo → "₦1,234.56"; exact for any size (BigInt, no float). */
-export const kobo = (value: string | null | undefined): string => {
+export const kobo = (value: bigint | string | null | undefined): string => {
   if (value === null || value === undefined || value === "") return "—"
   const k = BigInt(value)
   const negative = k < 0n
@@ -14,7 +14,7 @@ export const kobo = (value: string | null | undefined): string => {
 }
 
 /** kobo as a number of naira, for charts only (precision to the kobo is not needed on an axis). */
-export const nairaNumber = (value: string): number => Number(value) / 100
+export const nairaNumber = (value: bigint | string): number => Number(value) / 100
 
 export const nairaAxis = (n: number): string =>
   n >= 1_000_000 ? `₦${(n / 1_000_000).toFixed(1)}m` : n >= 1_000 ? `₦${(n / 1_000).toFixed(0)}k` : naira.format(n)

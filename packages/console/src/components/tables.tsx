@@ -1,7 +1,7 @@
 /** Tables shared by several pages: transactions and audit entries. */
 import type { ReactNode } from "react"
 import { Link } from "react-router"
-import type { AuditEntry, Transaction } from "../api.js"
+import type { AuditEntry, Transaction } from "../client.js"
 import { kobo, label, shortId, when } from "../format.js"
 import { Badge, Empty } from "./ui.js"
 

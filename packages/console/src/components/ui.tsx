@@ -1,6 +1,6 @@
 /** Small building blocks: labelled fields, status messages, tables, pagers, a data loader. */
 import { type DependencyList, type ReactNode, useCallback, useEffect, useId, useState } from "react"
-import { errorText } from "../api.js"
+import { errorText } from "../client.js"
 
 /** A labelled control: the label names the control (for/id), the hint is its description. */
 export const Field = ({ label, hint, children }: {

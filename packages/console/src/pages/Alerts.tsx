@@ -1,16 +1,18 @@
 import { Link } from "react-router"
-import { type Alert, call, get } from "../api.js"
+import { api, type Result } from "../client.js"
+
+type Alert = Result<typeof api.adminOps.listAlerts>[number]
 import { useAuth } from "../auth.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, useAction, useLoad } from "../components/ui.js"
 import { label, shortId, when } from "../format.js"
 
 export const AlertsPage = () => {
   const { can } = useAuth()
-  const loaded = useLoad(() => get<ReadonlyArray<Alert>>("/alerts"), [])
+  const loaded = useLoad(() => api.adminOps.listAlerts(), [])
   const { flash, busy, run } = useAction()
   const acknowledge = (a: Alert) =>
     void run(async () => {
-      await call("POST", `/alerts/${a.id}/acknowledge`)
+      await api.adminOps.acknowledgeAlert({ path: { id: a.id } })
       loaded.reload()
       return `Alert “${label(a.kind)}” acknowledged.`
     })

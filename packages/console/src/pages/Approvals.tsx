@@ -1,6 +1,8 @@
 import { useState } from "react"
 import { Link } from "react-router"
-import { type Approval, call, get, type Page } from "../api.js"
+import { api, query, type Result } from "../client.js"
+
+type Approval = Result<typeof api.adminApprovals.list>["items"][number]
 import { useAuth } from "../auth.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, Pager, Select, TextInput, useAction, useLoad } from "../components/ui.js"
 import { shortId, when } from "../format.js"
@@ -13,7 +15,7 @@ export const ApprovalsPage = () => {
   const { can, me } = useAuth()
   const [status, setStatus] = useState("pending")
   const [page, setPage] = useState(1)
-  const loaded = useLoad(() => get<Page<Approval>>("/approvals", { status, page, pageSize: 20 }), [status, page])
+  const loaded = useLoad(() => query(api.adminApprovals.list, { status, page, pageSize: 20 }), [status, page])
   const { flash, busy, run } = useAction()
   const [notes, setNotes] = useState<Record<string, string>>({})
   const mayDecide = (a: Approval) =>
@@ -59,13 +61,13 @@ export const ApprovalsPage = () => {
                   <div className="inline-form">
                     <TextInput label="Note (optional)" value={notes[a.id] ?? ""} onChange={(v) => setNotes({ ...notes, [a.id]: v })} />
                     <button type="button" disabled={busy} onClick={() => void run(async () => {
-                      await call("POST", `/approvals/${a.id}/approve`)
+                      await api.adminApprovals.approve({ path: { id: a.id } })
                       loaded.reload()
                       return "Approved and applied."
                     })}>Approve</button>
                     <button type="button" className="secondary" disabled={busy} onClick={() => void run(async () => {
                       const note = notes[a.id] ?? ""
-                      await call("POST", `/approvals/${a.id}/reject`, { body: note === "" ? {} : { note } })
+                      await api.adminApprovals.reject({ path: { id: a.id }, payload: note === "" ? {} : { note } })
                       loaded.reload()
                       return "Rejected."
                     })}>Reject</button>

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react"
-import { type AuditEntry, type AuditVerification, call, get, type Page } from "../api.js"
+import { api, query } from "../client.js"
 import { useAuth } from "../auth.js"
 import { AuditTable } from "../components/tables.js"
 import { FlashMessage, LoadState, PageHeader, Pager, TextInput, useAction, useLoad } from "../components/ui.js"
@@ -9,20 +9,20 @@ const EMPTY = { actorId: "", action: "", targetKind: "", targetId: "", from: "",
 export const AuditPage = () => {
   const { can } = useAuth()
   const [draft, setDraft] = useState(EMPTY)
-  const [query, setQuery] = useState(EMPTY)
+  const [filters, setFilters] = useState(EMPTY)
   const [page, setPage] = useState(1)
-  const loaded = useLoad(() => get<Page<AuditEntry>>("/audit", { ...query, page, pageSize: 25 }), [query, page])
+  const loaded = useLoad(() => query(api.adminAudit.list, { ...filters, page, pageSize: 25 }), [filters, page])
   const { flash, busy, run } = useAction()
   const set = (k: keyof typeof EMPTY) => (v: string) => setDraft({ ...draft, [k]: v })
 
   const search = (e: FormEvent) => {
     e.preventDefault()
     setPage(1)
-    setQuery(draft)
+    setFilters(draft)
   }
   const verify = () =>
     void run(async () => {
-      const { result } = await call<AuditVerification>("POST", "/audit/verify")
+      const result = await api.adminAudit.verify()
       if (!result.ok) throw new Error(`Chain broken at row ${result.brokenAt}: ${result.reason ?? "content or link does not match"}.`)
       return `Chain intact: ${result.rows} rows verified${result.lastHash ? `, last hash ${result.lastHash.slice(0, 12)}…` : ""}.`
     })

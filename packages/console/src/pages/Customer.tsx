@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react"
 import { Link, useParams } from "react-router"
-import { call, type CustomerFile, type FreezeOutcome, get, type PendingApproval } from "../api.js"
+import { api } from "../client.js"
 import { useAuth } from "../auth.js"
 import { AuditTable, TransactionsTable } from "../components/tables.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, TextArea, useAction, useLoad } from "../components/ui.js"
@@ -9,7 +9,7 @@ import { fullName, kobo, label, when } from "../format.js"
 export const CustomerPage = () => {
   const { id = "" } = useParams()
   const { can } = useAuth()
-  const loaded = useLoad(() => get<CustomerFile>(`/customers/${id}`), [id])
+  const loaded = useLoad(() => api.adminCustomers.detail({ path: { id } }), [id])
   const { flash, busy, run } = useAction()
   const [reason, setReason] = useState("")
   const file = loaded.data
@@ -18,19 +18,19 @@ export const CustomerPage = () => {
   const freeze = (e: FormEvent) => {
     e.preventDefault()
     void run(async () => {
-      const answer = await call<FreezeOutcome>("POST", `/customers/${id}/freeze`, { body: { reason } })
+      const answer = await api.adminCustomers.freeze({ path: { id }, payload: { reason } })
       setReason("")
       loaded.reload()
-      return `Frozen: customer ${answer.result.customerStatus}, bank freeze ${label(answer.result.providerFreeze)}.`
+      return `Frozen: customer ${answer.customerStatus}, bank freeze ${label(answer.providerFreeze)}.`
     })
   }
   const unfreeze = () =>
     void run(async () => {
-      const answer = await call<FreezeOutcome | PendingApproval>("POST", `/customers/${id}/unfreeze`)
+      const answer = await api.adminCustomers.unfreeze({ path: { id } })
       loaded.reload()
-      return "pendingApproval" in answer.result
+      return "pendingApproval" in answer
         ? "Unfreeze requested: it waits for a second member's approval."
-        : `Unfrozen: customer ${answer.result.customerStatus}, bank freeze ${label(answer.result.providerFreeze)}.`
+        : `Unfrozen: customer ${answer.customerStatus}, bank freeze ${label(answer.providerFreeze)}.`
     })
 
   return (

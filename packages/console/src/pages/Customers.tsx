@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react"
 import { Link, useSearchParams } from "react-router"
-import { type CustomerSummary, get, type Page } from "../api.js"
+import { api, query } from "../client.js"
 import { Badge, Empty, LoadState, PageHeader, Pager, Select, TextInput, useLoad } from "../components/ui.js"
 import { fullName, kobo, when } from "../format.js"
 
@@ -18,7 +18,7 @@ export const CustomersPage = () => {
   const [draft, setDraft] = useState({ q, status, kyc, sort })
 
   const loaded = useLoad(
-    () => get<Page<CustomerSummary>>("/customers", { q, status, kyc, sort, page, pageSize: 20 }),
+    () => query(api.adminCustomers.search, { q, status, kyc, sort, page, pageSize: 20 }),
     [q, status, kyc, sort, page]
   )
 

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react"
-import { call, type Deletion, get, type Page } from "../api.js"
+import { api, query } from "../client.js"
 import { useAuth } from "../auth.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, Pager, Select, TextInput, useAction, useLoad } from "../components/ui.js"
 import { kobo, shortId, when } from "../format.js"
@@ -8,7 +8,7 @@ export const DeletionsPage = () => {
   const { can } = useAuth()
   const [status, setStatus] = useState("pending_review")
   const [page, setPage] = useState(1)
-  const loaded = useLoad(() => get<Page<Deletion>>("/deletions", { status, page, pageSize: 20 }), [status, page])
+  const loaded = useLoad(() => query(api.adminDeletions.list, { status, page, pageSize: 20 }), [status, page])
   const { flash, busy, run } = useAction()
 
   return (
@@ -47,7 +47,7 @@ export const DeletionsPage = () => {
                 </dl>
                 {d.status === "pending_review" && can("deletions:review") && (
                   <ReviewForm busy={busy} onReview={(note) => run(async () => {
-                    await call("POST", `/deletions/${d.id}/review`, { body: note === "" ? {} : { note } })
+                    await api.adminDeletions.review({ path: { id: d.id }, payload: note === "" ? {} : { note } })
                     loaded.reload()
                     return "Deletion marked reviewed."
                   })} />

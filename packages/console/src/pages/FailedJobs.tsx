@@ -1,16 +1,10 @@
 import { useState } from "react"
 import { Link } from "react-router"
-import { call, get, type Page, type Transaction } from "../api.js"
+import { api, query, type Transaction } from "../client.js"
 import { useAuth } from "../auth.js"
 import { TransactionsTable } from "../components/tables.js"
 import { FlashMessage, LoadState, PageHeader, Pager, useAction, useLoad } from "../components/ui.js"
 import { shortId } from "../format.js"
-
-interface Retried {
-  readonly planId: string
-  readonly state: string
-  readonly nextDueAt: string
-}
 
 /**
  * Payouts that failed after their retries (GET /jobs/failed). Retry (jobs:retry) makes the plan
@@ -20,13 +14,13 @@ export const FailedJobsPage = () => {
   const { can } = useAuth()
   const [page, setPage] = useState(1)
   const [version, setVersion] = useState(0)
-  const loaded = useLoad(() => get<Page<Transaction>>("/jobs/failed", { page, pageSize: 20 }), [page, version])
+  const loaded = useLoad(() => query(api.adminLedger.failedJobs, { page, pageSize: 20 }), [page, version])
   const { flash, busy, run } = useAction()
   const retry = (t: Transaction) =>
     void run(async () => {
-      const answer = await call<Retried>("POST", `/jobs/failed/${t.id}/retry`)
+      const answer = await api.adminLedger.retryFailedJob({ path: { id: t.id } })
       setVersion((v) => v + 1)
-      return `Plan ${shortId(answer.result.planId)} is ${answer.result.state} and due now: the next payout run pays it.`
+      return `Plan ${shortId(answer.planId)} is ${answer.state} and due now: the next payout run pays it.`
     })
   const actions = (t: Transaction) => (
     <span className="row-actions">

@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react"
-import { get, type Overview } from "../api.js"
+import { api, query } from "../client.js"
 import { type ChartSeries, DailyChart } from "../components/Chart.js"
 import { LoadState, PageHeader, Select, useLoad } from "../components/ui.js"
 import { kobo, label, nairaAxis, nairaNumber } from "../format.js"
@@ -8,7 +8,7 @@ const count = (n: number) => String(Math.round(n))
 
 export const OverviewPage = () => {
   const [days, setDays] = useState("30")
-  const loaded = useLoad(() => get<Overview>("/overview", { days }), [days])
+  const loaded = useLoad(() => query(api.adminOverview.overview, { days: Number(days) }), [days])
   const o = loaded.data
 
   const charts = useMemo(() => {

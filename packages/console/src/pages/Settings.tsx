@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from "react"
-import { call, get, type PendingApproval, type Setting } from "../api.js"
+import { api, type Result } from "../client.js"
+
+type Setting = Result<typeof api.adminOps.listSettings>[number]
 import { useAuth } from "../auth.js"
 import { FlashMessage, LoadState, PageHeader, TextArea, useAction, useLoad } from "../components/ui.js"
 
@@ -7,7 +9,7 @@ const pretty = (v: unknown) => JSON.stringify(v, null, 2)
 
 export const SettingsPage = () => {
   const { can } = useAuth()
-  const loaded = useLoad(() => get<ReadonlyArray<Setting>>("/settings"), [])
+  const loaded = useLoad(() => api.adminOps.listSettings(), [])
   const writable = can("settings:write")
   return (
     <section>
@@ -44,9 +46,9 @@ const SettingCard = ({ setting, writable, onSaved }: {
       return
     }
     void run(async () => {
-      const answer = await call<Setting | PendingApproval>("PATCH", `/settings/${encodeURIComponent(setting.key)}`, { body: { value } })
-      if ("pendingApproval" in answer.result) return "Change requested: it waits for another superadmin's approval."
-      setDraft(pretty(answer.result.value))
+      const answer = await api.adminOps.updateSetting({ path: { key: setting.key }, payload: { value } })
+      if ("pendingApproval" in answer) return "Change requested: it waits for another superadmin's approval."
+      setDraft(pretty(answer.value))
       onSaved()
       return `Saved ${setting.key}.`
     })

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react"
 import { useLocation, useNavigate } from "react-router"
-import { errorText } from "../api.js"
+import { errorText } from "../client.js"
 import { useAuth } from "../auth.js"
 import { TextInput } from "../components/ui.js"
 

@@ -1,6 +1,6 @@
 import { useState } from "react"
 import { Link } from "react-router"
-import { get, type Page, type Ticket } from "../api.js"
+import { api, query } from "../client.js"
 import { Badge, Empty, LoadState, PageHeader, Pager, Select, useLoad } from "../components/ui.js"
 import { label, when } from "../format.js"
 
@@ -8,7 +8,7 @@ export const SupportPage = () => {
   const [status, setStatus] = useState("")
   const [category, setCategory] = useState("")
   const [page, setPage] = useState(1)
-  const loaded = useLoad(() => get<Page<Ticket>>("/support/tickets", { status, category, page, pageSize: 20 }), [status, category, page])
+  const loaded = useLoad(() => query(api.adminSupport.queue, { status, category, page, pageSize: 20 }), [status, category, page])
   return (
     <section>
       <PageHeader title="Support desk">

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react"
 import { Link, useParams } from "react-router"
-import { call, get, type TicketThread } from "../api.js"
+import { api } from "../client.js"
 import { useAuth } from "../auth.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, TextArea, useAction, useLoad } from "../components/ui.js"
 import { label, shortId, when } from "../format.js"
@@ -12,7 +12,7 @@ import { label, shortId, when } from "../format.js"
 export const TicketPage = () => {
   const { id = "" } = useParams()
   const { can, me } = useAuth()
-  const loaded = useLoad(() => get<TicketThread>(`/support/tickets/${id}`), [id])
+  const loaded = useLoad(() => api.adminSupport.ticket({ path: { id } }), [id])
   const { flash, busy, run } = useAction()
   const [reply, setReply] = useState("")
   const [note, setNote] = useState("")
@@ -22,7 +22,7 @@ export const TicketPage = () => {
   const sendReply = (e: FormEvent) => {
     e.preventDefault()
     void run(async () => {
-      await call("POST", `/support/tickets/${id}/messages`, { body: { message: reply } })
+      await api.adminSupport.reply({ path: { id }, payload: { message: reply } })
       setReply("")
       loaded.reload()
       return "Reply sent to the customer."
@@ -31,7 +31,7 @@ export const TicketPage = () => {
   const addNote = (e: FormEvent) => {
     e.preventDefault()
     void run(async () => {
-      await call("POST", `/support/tickets/${id}/notes`, { body: { note } })
+      await api.adminSupport.note({ path: { id }, payload: { note } })
       setNote("")
       loaded.reload()
       return "Internal note added."
@@ -39,13 +39,13 @@ export const TicketPage = () => {
   }
   const act = (path: "resolve" | "close", done: string) =>
     void run(async () => {
-      await call("POST", `/support/tickets/${id}/${path}`)
+      await api.adminSupport[path]({ path: { id } })
       loaded.reload()
       return done
     })
   const assign = (staffId: string | null) =>
     void run(async () => {
-      await call("POST", `/support/tickets/${id}/assign`, { body: { staffId } })
+      await api.adminSupport.assign({ path: { id }, payload: { staffId } })
       loaded.reload()
       return staffId === null ? "Ticket unassigned." : "Ticket assigned to you."
     })

@@ -1,6 +1,9 @@
 import { type FormEvent, useState } from "react"
 import { useSearchParams } from "react-router"
-import { call, get, type Page, type PendingApproval, type Requery, type Resolution, type ResolutionOutcome, type Transaction } from "../api.js"
+import { api, koboInput, query, type Result, type Transaction } from "../client.js"
+
+type Requery = Result<typeof api.adminLedger.requery>
+type ResolutionOutcome = "credited_back" | "delivered"
 import { useAuth } from "../auth.js"
 import { TransactionsTable } from "../components/tables.js"
 import { FlashMessage, LoadState, PageHeader, Pager, Select, TextArea, TextInput, useAction, useLoad } from "../components/ui.js"
@@ -74,29 +77,38 @@ export const TransactionsPage = () => {
   const [params] = useSearchParams()
   const initial = { ...EMPTY, id: params.get("id") ?? "", customerId: params.get("customerId") ?? "" }
   const [draft, setDraft] = useState(initial)
-  const [query, setQuery] = useState(initial)
+  const [filters, setFilters] = useState(initial)
   const [page, setPage] = useState(1)
-  const loaded = useLoad(() => get<Page<Transaction>>("/transactions", { ...query, page, pageSize: 20 }), [query, page])
+  const loaded = useLoad(
+    () =>
+      query(api.adminLedger.search, {
+        ...filters,
+        minAmountKobo: koboInput(filters.minAmountKobo),
+        maxAmountKobo: koboInput(filters.maxAmountKobo),
+        page,
+        pageSize: 20
+      }),
+    [filters, page]
+  )
   const { flash, busy, run } = useAction()
   const [requeried, setRequeried] = useState<Requery | null>(null)
 
   const search = (e: FormEvent) => {
     e.preventDefault()
     setPage(1)
-    setQuery(draft)
+    setFilters(draft)
   }
   const requery = (t: Transaction) =>
     void run(async () => {
-      const answer = await call<Requery>("POST", `/transactions/${t.id}/requery`)
-      setRequeried(answer.result)
+      setRequeried(await api.adminLedger.requery({ path: { id: t.id } }))
       return `Requeried ${shortId(t.id)} at the bank.`
     })
   const resolve = (t: Transaction, outcome: ResolutionOutcome, note: string) =>
     run(async () => {
-      const answer = await call<Resolution | PendingApproval>("POST", `/transactions/${t.id}/resolve`, { body: { outcome, note } })
+      const answer = await api.adminLedger.resolve({ path: { id: t.id }, payload: { outcome, note } })
       loaded.reload()
-      if ("pendingApproval" in answer.result) return "Resolution requested: it waits for a second member's approval."
-      const done = answer.result
+      if ("pendingApproval" in answer) return "Resolution requested: it waits for a second member's approval."
+      const done = answer
       setRequeried((r) => (r === null ? r : { ...r, transaction: done.transaction }))
       const after = [done.planState === null ? "" : ` Plan: ${done.planState}.`, done.closureStatus === null ? "" : ` Closure: ${done.closureStatus}.`]
       return `Resolved ${shortId(t.id)}: now ${done.transaction.status}.${after.join("")}`

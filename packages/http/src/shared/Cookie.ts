@@ -4,14 +4,12 @@
  * HttpOnly (no script reads it), SameSite=Lax (not sent with cross-site subrequests or POST/PATCH
  * from other sites), Secure in production, Path=/, and the lifetime of the access token.
  */
-import { HttpApiBuilder, HttpApiSecurity } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { AppConfig } from "@app/adapters"
 import { Auth } from "@app/domain"
 import { Effect } from "effect"
+import { AppTokenCookie } from "./Security.js"
 
-export const APP_TOKEN_COOKIE = "app_token"
-
-export const AppTokenCookie = HttpApiSecurity.apiKey({ key: APP_TOKEN_COOKIE, in: "cookie" })
 
 /** Sets `app_token` to the access token of a successful answer. */
 export const withAppTokenCookie = <A extends { readonly accessToken: string }, E, R>(self: Effect.Effect<A, E, R>) =>

@@ -1,9 +1,17 @@
 /** The bearer authentication middleware, the signed-in customer it provides, and their id. */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Context, Effect, Schema } from "effect"
-import { AppTokenCookie } from "./Cookie.js"
 import { Failures } from "./Envelope.js"
 import type { AccountWithCustomer, StaffMember } from "@app/domain"
+
+/**
+ * The `app_token` cookie's security scheme (set by shared/Cookie.ts). Defined here, in the contract,
+ * rather than beside the cookie setter, which reads the server's configuration: so the API
+ * definition imports nothing server-only and the typed client (@app/client) can bundle it.
+ */
+export const APP_TOKEN_COOKIE = "app_token"
+
+export const AppTokenCookie = HttpApiSecurity.apiKey({ key: APP_TOKEN_COOKIE, in: "cookie" })
 /** The signed-in customer of a bearer-authenticated request. */
 export class CurrentAccount extends Context.Tag("http/CurrentAccount")<CurrentAccount, AccountWithCustomer>() {}
 
