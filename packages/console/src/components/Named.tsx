@@ -21,7 +21,7 @@ export const CopyId = ({ id, of }: { readonly id: string; readonly of: string })
   }
   return (
     <button type="button" className="copy-id" title={id} aria-label={`Copy id of ${of}`} onClick={() => void copy()}>
-      {copied ? "Copied" : "⧉"}
+      {copied ? "copied" : "copy id"}
     </button>
   )
 }
