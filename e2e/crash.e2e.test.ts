@@ -14,7 +14,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { spawnSync } from "node:child_process"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { createDailyPlan, type Customer, onboard, transferTo0001 } from "./support/Customers.js"
+import { client, createDailyPlan, type Customer, onboard, transferTo0001 } from "./support/Customers.js"
 import { api, nodeArgs, root, type Service, startService, tempDir } from "./support/Service.js"
 
 const dataDir = tempDir()
@@ -73,7 +73,7 @@ describe.skipIf(onPostgres)("SIGKILL of npm start mid-burst and mid-payout-run (
     const customers: Array<Customer> = []
     for (let i = 0; i < CUSTOMERS; i++) {
       const c = await onboard(first.baseUrl, dataDir, `crash${i}`)
-      expect((await api(first.baseUrl, "POST", "/api/v1/transactions/deposit/test", { amountKobo: 1_000_000 }, c.token)).status).toBe(200)
+      await client(first.baseUrl, c.token).deposits.testDeposit({ payload: { amountKobo: 1_000_000n } })
       await createDailyPlan(first.baseUrl, c.token)
       customers.push(c)
     }
@@ -159,9 +159,9 @@ describe.skipIf(onPostgres)("SIGKILL of npm start mid-burst and mid-payout-run (
     // recovered: every plan paid its three cycles
     for (const c of customers) {
       for (;;) {
-        const plan = await api(third.baseUrl, "GET", "/api/v1/disbursements/plan", undefined, c.token)
-        if (plan.body.result.cyclesPaid === 3) break
-        expect(Date.now() - restartedAt, JSON.stringify(plan.body)).toBeLessThan(30_000)
+        const plan = await client(third.baseUrl, c.token).plans.get()
+        if (plan.cyclesPaid === 3) break
+        expect(Date.now() - restartedAt, JSON.stringify(plan, (_, v) => (typeof v === "bigint" ? String(v) : v))).toBeLessThan(30_000)
         await new Promise((resolve) => setTimeout(resolve, 250))
       }
     }

@@ -11,9 +11,9 @@
 import * as path from "node:path"
 import { createRequire } from "node:module"
 import { afterAll, describe, expect, it } from "vitest"
-import { BEHIND, type Customer, customerWithPlan } from "./support/Customers.js"
+import { Redacted } from "effect"
+import { BEHIND, client, type Customer, customerWithPlan } from "./support/Customers.js"
 import {
-  api,
   freePort,
   freshDatabaseEnv,
   type Running,
@@ -62,15 +62,14 @@ const fallBehind = async () => {
 
 /** Polls until every customer's plan completed; returns each one's payout history. */
 const allCompleted = async (base: string, owner: Running, customers: ReadonlyArray<Customer>) => {
-  const histories: Array<Array<any>> = []
+  const histories: Array<ReadonlyArray<any>> = []
   await waitFor(owner, async () => {
     histories.length = 0
     for (const c of customers) {
-      const login = await api(base, "POST", "/api/v1/auth/login", { email: c.email, password: c.password })
-      const token = login.body.result.accessToken
-      const plan = await api(base, "GET", "/api/v1/disbursements/plan", undefined, token)
-      if (plan.body.result.status !== "completed") return false
-      histories.push((await api(base, "GET", "/api/v1/disbursements/history", undefined, token)).body.result)
+      const { accessToken } = await client(base).auth.login({ payload: { email: c.email, password: Redacted.make(c.password) } })
+      const customer = client(base, accessToken)
+      if ((await customer.plans.get()).status !== "completed") return false
+      histories.push(await customer.plans.history())
     }
     return true
   }, 90_000)
@@ -81,9 +80,9 @@ const expectPaidOnceEach = (histories: ReadonlyArray<ReadonlyArray<any>>) => {
   expect(histories.length).toBe(CUSTOMERS)
   for (const rows of histories) {
     expect(rows.map((t) => [t.purpose, t.amountKobo, t.status])).toEqual([
-      ["disbursement", "100000", "confirmed"],
-      ["disbursement", "100000", "confirmed"],
-      ["disbursement", "100000", "confirmed"]
+      ["disbursement", 100_000n, "confirmed"],
+      ["disbursement", 100_000n, "confirmed"],
+      ["disbursement", 100_000n, "confirmed"]
     ])
   }
 }

@@ -7,8 +7,8 @@
  */
 import { createRequire } from "node:module"
 import { afterAll, describe, expect, it } from "vitest"
-import { onboard, transferTo0001 } from "./support/Customers.js"
-import { api, freePort, freshDatabaseEnv, type Running, startApi, startSandbox, tempDir, waitFor } from "./support/Service.js"
+import { client, onboard, transferTo0001 } from "./support/Customers.js"
+import { freePort, freshDatabaseEnv, type Running, startApi, startSandbox, tempDir, waitFor } from "./support/Service.js"
 
 const dataDir = tempDir()
 const database = await freshDatabaseEnv()
@@ -36,7 +36,7 @@ describe.runIf(onPostgres)("SIGTERM to the API with transfers in flight", () => 
 
     const customers = await Promise.all(Array.from({ length: CUSTOMERS }, async (_, i) => {
       const c = await onboard(base, dataDir, `sigterm${i}`)
-      expect((await api(base, "POST", "/api/v1/transactions/deposit/test", { amountKobo: 1_000_000 }, c.token)).status).toBe(200)
+      await client(base, c.token).deposits.testDeposit({ payload: { amountKobo: 1_000_000n } })
       return c
     }))
     // the API restarts against a slow bank: each provider call now takes 250 ms

@@ -6,7 +6,7 @@
  */
 import { FetchHttpClient, type HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "@effect/platform"
 import type { Api } from "@app/http/Api"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, identity, Option } from "effect"
 import type { Simplify } from "effect/Types"
 import { make, type ClientOptions } from "./ApiClient.js"
 import { ApiFailure, normalise } from "./ApiFailure.js"
@@ -57,6 +57,8 @@ export type PromiseClient = {
 export interface PromiseClientOptions extends ClientOptions {
   /** called with every failure before the promise rejects with it (e.g. a 401 ends the console's session) */
   readonly onFailure?: (failure: ApiFailure) => void
+  /** the fetch to send with (default: the global one), e.g. one that also prints each exchange */
+  readonly fetch?: typeof globalThis.fetch
 }
 
 const run = <A>(effect: Effect.Effect<A, unknown>, onFailure: PromiseClientOptions["onFailure"]): Promise<A> =>
@@ -75,7 +77,13 @@ const run = <A>(effect: Effect.Effect<A, unknown>, onFailure: PromiseClientOptio
  * each request (the console's stored session); for another identity, make another client.
  */
 export const makeClient = (options: PromiseClientOptions = {}): PromiseClient => {
-  const client = Effect.runSync(make(options).pipe(Effect.provide(FetchHttpClient.layer))) as unknown as Record<
+  const withFetch = options.fetch
+  const client = Effect.runSync(
+    make(options).pipe(
+      Effect.provide(FetchHttpClient.layer),
+      withFetch === undefined ? identity : Effect.provideService(FetchHttpClient.Fetch, withFetch)
+    )
+  ) as unknown as Record<
     string,
     Record<string, (request: unknown) => Effect.Effect<unknown, unknown>>
   >

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `npm run try`: walks a new customer through the product against a running `npm start`, printing
  * every request and answer: sign-up, the email code read from the outbox file, KYC with the sandbox
@@ -7,8 +6,11 @@
  *
  * It finds the service as `npm start` sets it up: `BASE_URL`, else http://localhost:$PORT (8080);
  * the outbox at `NOTIFY_OUTBOX_FILE`, else `$DATA_DIR/outbox.jsonl` (DATA_DIR defaults to ./.data).
- * Plain Node (20+), no build: it uses only the public HTTP API and the outbox file.
+ * It calls the API through @app/client (the client derived from the API definition, so each request
+ * and answer is typed), and prints each exchange as it goes over the wire.
  */
+import { ApiFailure, makeClient, REQUEST_FAILED } from "@app/client"
+import { Redacted } from "effect"
 import { randomInt, randomUUID } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -17,7 +19,7 @@ const env = process.env
 const base = (env.BASE_URL ?? `http://localhost:${env.PORT ?? "8080"}`).replace(/\/+$/, "")
 const outbox = path.resolve(env.NOTIFY_OUTBOX_FILE ?? path.join(env.DATA_DIR ?? "./.data", "outbox.jsonl"))
 const color = process.stdout.isTTY && env.NO_COLOR === undefined
-const paint = (code) => (text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text)
+const paint = (code: string) => (text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text)
 const bold = paint("1")
 const dim = paint("2")
 const red = paint("31")
@@ -40,14 +42,16 @@ const destination = "0123450789"
 
 let stepNumber = 0
 let accessToken = ""
+/** The request on the wire, for the failure message. */
+let lastRequest = ""
 
-const fail = (message) => {
+const fail = (message: string): never => {
   console.error(red(`✗ ${message}`))
   process.exit(1)
 }
 
 /** What is printed: tokens shortened (they are long, and the point is that they exist), long lists cut. */
-const shown = (value) =>
+const shown = (value: unknown) =>
   JSON.stringify(value, (key, v) =>
     (key === "accessToken" || key === "refreshToken") && typeof v === "string"
       ? `${v.slice(0, 12)}…`
@@ -56,59 +60,61 @@ const shown = (value) =>
       ? [...v.slice(0, 3), `… ${v.length - 3} more`]
       : v)
 
-const step = (title) => console.log(`\n${bold(`${++stepNumber}. ${title}`)}`)
+const step = (title: string) => console.log(`\n${bold(`${++stepNumber}. ${title}`)}`)
 
-/**
- * One request: prints it and its answer; the answer's `result` when the status is the expected
- * one, else the walk-through stops with the error code.
- */
-const call = async (method, url, body, { expect = 200, auth = true } = {}) => {
-  const headers = {
-    ...(body === undefined ? {} : { "content-type": "application/json" }),
-    ...(auth ? { authorization: `Bearer ${accessToken}` } : {})
-  }
-  console.log(`${bold("→")} ${method} ${url}${auth ? dim("  (authorization: Bearer <access token>)") : ""}`)
-  if (body !== undefined) console.log(`  ${shown(body)}`)
-  let response
+/** fetch, printing each request and its answer as they go over the wire (the client decodes the answer). */
+const printingFetch: typeof fetch = async (input, init) => {
+  const request = new Request(input, init)
+  const url = new URL(request.url)
+  lastRequest = `${request.method} ${url.pathname}${url.search}`
+  const auth = request.headers.has("authorization")
+  console.log(`${bold("→")} ${lastRequest}${auth ? dim("  (authorization: Bearer <access token>)") : ""}`)
+  const body = await request.clone().text()
+  if (body !== "") console.log(`  ${shown(JSON.parse(body))}`)
+  let response: Response
   try {
-    response = await fetch(`${base}${url}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(60_000)
-    })
+    response = await fetch(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(60_000)]) })
   } catch (error) {
-    fail(`cannot reach ${base} (${error.cause?.code ?? error.message}): is \`npm start\` running? Set PORT or BASE_URL to find it.`)
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message
+    return fail(`cannot reach ${base} (${cause}): is \`npm start\` running? Set PORT or BASE_URL to find it.`)
   }
-  const text = await response.text()
-  let answer
+  const text = await response.clone().text()
+  let answer: unknown
   try {
     answer = JSON.parse(text)
   } catch {
-    fail(`${method} ${url} answered ${response.status} with something that is not JSON: ${text.slice(0, 200)}`)
+    return fail(`${lastRequest} answered ${response.status} with something that is not JSON: ${text.slice(0, 200)}`)
   }
   console.log(`${bold("←")} ${response.status} ${shown(answer)}`)
-  if (response.status !== expect) {
-    fail(`step ${stepNumber} failed: ${method} ${url} answered ${response.status} ${answer?.error?.code ?? ""} (${answer?.message ?? "no message"})`)
-  }
-  return answer.result
+  return response
 }
 
+const api = makeClient({ baseUrl: base, token: () => accessToken, fetch: printingFetch })
+
+/** The answer of a step's request, or the walk-through stops with the failure's code. */
+const answer = <A>(request: Promise<A>): Promise<A> =>
+  request.catch((e: unknown) => {
+    if (e instanceof ApiFailure && e.code !== REQUEST_FAILED) {
+      return fail(`step ${stepNumber} failed: ${lastRequest} answered ${e.status} ${e.code} (${e.message})`)
+    }
+    return fail(`step ${stepNumber} failed: ${lastRequest}: ${e instanceof Error ? e.message : String(e)}`)
+  })
+
 /** The newest one-time code of `kind` sent to `to`, read from the outbox file (waits up to 10 s). */
-const codeFromOutbox = async (to, kind) => {
+const codeFromOutbox = async (to: string, kind: string): Promise<string> => {
   const deadline = Date.now() + 10_000
   for (;;) {
     const lines = fs.existsSync(outbox) ? fs.readFileSync(outbox, "utf8").split("\n").filter((l) => l.trim() !== "") : []
     const message = lines.map((l) => {
       try {
-        return JSON.parse(l)
+        return JSON.parse(l) as Record<string, unknown>
       } catch {
         return undefined
       }
     }).filter((m) => m?.to === to && m?.kind === kind && typeof m?.code === "string").at(-1)
     if (message !== undefined) {
       console.log(`${bold("✉")} ${outbox}: ${shown({ channel: message.channel, to: message.to, kind: message.kind, code: message.code })}`)
-      return message.code
+      return message.code as string
     }
     if (Date.now() > deadline) {
       fail(`step ${stepNumber} failed: no ${kind} code for ${to} in ${outbox} (set NOTIFY_OUTBOX_FILE or DATA_DIR as for \`npm start\`)`)
@@ -123,85 +129,92 @@ const aDayAway = () => {
   return `${String(at.getUTCHours()).padStart(2, "0")}:${String(at.getUTCMinutes()).padStart(2, "0")}`
 }
 
-const naira = (kobo) => `₦${(Number(kobo) / 100).toLocaleString("en-NG", { minimumFractionDigits: 2 })}`
+const naira = (kobo: bigint | number | undefined) => `₦${(Number(kobo) / 100).toLocaleString("en-NG", { minimumFractionDigits: 2 })}`
 
 console.log(`${bold("kobo-plans walk-through")} against ${base} (outbox ${outbox})`)
 
 step("The service is up")
-await call("GET", "/health", undefined, { auth: false })
+await answer(api.ops.health())
 
 step("Register a customer (the names the sandbox's BVN registry holds)")
-const account = await call("POST", "/api/v1/auth/register", customer, { expect: 201, auth: false })
+const account = await answer(api.auth.register({ payload: { ...customer, password: Redacted.make(customer.password) } }))
 
 step("Send the email verification code")
-await call("POST", "/api/v1/auth/otp/email/send", { accountId: account.id }, { auth: false })
+await answer(api.auth.sendEmailOtp({ payload: { accountId: account.id } }))
 
 step("Read the code from the outbox file and verify the email")
 const code = await codeFromOutbox(customer.email, "email_verification")
-const tokens = await call("POST", "/api/v1/auth/otp/email/verify", { accountId: account.id, pin: code }, { auth: false })
-accessToken = tokens.accessToken
+const tokens = await answer(api.auth.verifyEmailOtp({ payload: { accountId: account.id, pin: code } }))
+accessToken = tokens.accessToken ?? fail(`step ${stepNumber} failed: the verification answered no access token`)
 
 step("KYC: verify the BVN (sandbox test data: any 11 digits, born 1990-01-01)")
-await call("POST", "/api/v1/auth/verify-bvn", {
-  bvn,
-  firstName: customer.firstName,
-  lastName: customer.lastName,
-  phone: customer.phone,
-  address: "1 Marina, Lagos",
-  gender: "female",
-  dateOfBirth: "1990-01-01"
-})
+await answer(api.kyc.verifyBvn({
+  payload: {
+    bvn,
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    phone: customer.phone,
+    address: "1 Marina, Lagos",
+    gender: "female",
+    dateOfBirth: "1990-01-01"
+  }
+}))
 
 step("Open the bank account")
-const opened = await call("POST", "/api/v1/customers/create-account", undefined, { expect: 201 })
+const opened = await answer(api.customers.createAccount())
 
 step("Fund it: a test deposit of ₦100,000")
-await call("POST", "/api/v1/transactions/deposit/test", { amountKobo: 10_000_000 })
+await answer(api.deposits.testDeposit({ payload: { amountKobo: 10_000_000n } }))
 
 step("Pick a bank and look up the destination account")
-const banks = await call("GET", "/api/v1/banks", undefined, { auth: false })
-const bank = banks.find((b) => b.bankCode === "000013") ?? banks[0]
-if (bank === undefined) fail("the bank list is empty")
-const lookup = await call("GET", `/api/v1/beneficiaries/lookup?accountNumber=${destination}&bankCode=${bank.bankCode}`)
+const banks = await answer(api.banks.list())
+const bank = banks.find((b) => b.bankCode === "000013") ?? banks[0] ?? fail("the bank list is empty")
+const lookup = await answer(api.beneficiaries.lookup({ urlParams: { accountNumber: destination, bankCode: bank.bankCode } }))
 
 step("Create a plan: ₦30,000 paid back daily over 30 days")
-const plan = await call("POST", "/api/v1/disbursements/plan", {
-  totalAmountKobo: 3_000_000,
-  durationDays: 30,
-  frequency: "daily",
-  withdrawalAccountNumber: destination,
-  withdrawalBankCode: bank.bankCode,
-  scheduledTime: aDayAway(),
-  scheduledTimezone: "UTC"
-})
+const plan = await answer(api.plans.upsert({
+  payload: {
+    totalAmountKobo: 3_000_000n,
+    durationDays: 30,
+    frequency: "daily",
+    withdrawalAccountNumber: destination,
+    withdrawalBankCode: bank.bankCode,
+    scheduledTime: aDayAway(),
+    scheduledTimezone: "UTC"
+  }
+}))
 if (plan.status !== "active") fail(`step ${stepNumber} failed: the plan is ${plan.status}, not active`)
 
 step("Transfer ₦5,000 to the destination account")
-await call("POST", "/api/v1/transactions/transfer", {
-  destinationAccountNumber: destination,
-  destinationBankCode: bank.bankCode,
-  destinationBankName: bank.bankName,
-  destinationAccountName: lookup.accountName,
-  nipSessionId: lookup.nipSessionId,
-  amountKobo: 500_000,
-  narration: "walk-through",
-  idempotencyKey: randomUUID()
-})
+await answer(api.transfers.transfer({
+  payload: {
+    destinationAccountNumber: destination,
+    destinationBankCode: bank.bankCode,
+    destinationBankName: bank.bankName,
+    destinationAccountName: lookup.accountName,
+    nipSessionId: lookup.nipSessionId,
+    amountKobo: 500_000n,
+    narration: "walk-through",
+    idempotencyKey: randomUUID()
+  }
+}))
 
 step("Borrow: the next instalment now")
-const quote = await call("GET", "/api/v1/disbursements/plan/borrow/quote")
+const quote = await answer(api.plans.borrowQuote())
 if (quote.eligible !== true) fail(`step ${stepNumber} failed: Borrow is not available (${quote.reason ?? "no reason given"})`)
-await call("POST", "/api/v1/disbursements/plan/borrow", { idempotencyKey: randomUUID() })
+await answer(api.plans.borrow({ payload: { idempotencyKey: randomUUID() } }))
 
 step("Open a support ticket")
-const ticket = await call("POST", "/api/v1/support/tickets", {
-  subject: "When is my next payout?",
-  message: "I borrowed today's instalment. When does the next one arrive?",
-  category: "disbursement"
-}, { expect: 201 })
+const ticket = await answer(api.support.open({
+  payload: {
+    subject: "When is my next payout?",
+    message: "I borrowed today's instalment. When does the next one arrive?",
+    category: "disbursement"
+  }
+}))
 
 step("Where the customer stands")
-const me = await call("GET", "/api/v1/customers/me")
+const me = await answer(api.customers.me())
 
 console.log(`\n${bold("✓ done")}: ${customer.email} (password "${customer.password}"), account ${opened.accountNumber}, ` +
   `balance ${naira(me.balanceKobo)}, plan ${plan.id ?? ""} ${plan.status}, ticket ${ticket.reference}.`)
