@@ -25,6 +25,7 @@ import { StaffDirectorySql } from "./admin/StaffDirectorySql.js"
 import { SignInFailuresSql, StaffLinkRepoSql, StaffRepoSql } from "./admin/StaffRepoSql.js"
 import { AuditRepoSql, ContentHashLive } from "./admin/AuditRepoSql.js"
 import { LedgerSearchSql } from "./admin/LedgerSearchSql.js"
+import { DisplayNamesSql } from "./admin/DisplayNamesSql.js"
 import { DeletionDeskSql } from "./admin/DeletionDeskSql.js"
 import { BalanceMemoSql, CustomerDirectorySql } from "./admin/CustomerDirectorySql.js"
 import { CustomerMessageLogSql } from "./admin/CustomerMessageLogSql.js"
@@ -97,6 +98,7 @@ const RepositoriesLive = Layer.mergeAll(
   MovementResolutionSql,
   MovementChangeFeedSql,
   LedgerSearchSql,
+  DisplayNamesSql,
   DeletionDeskSql,
   CustomerDirectorySql,
   CustomerMessageLogSql,

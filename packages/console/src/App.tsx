@@ -3,9 +3,11 @@
  * member's permissions allow (a page or action the role lacks is not offered) and the routes.
  */
 import { type ReactNode, useEffect, useRef } from "react"
-import { Navigate, NavLink, Route, Routes, useLocation } from "react-router"
+import { Navigate, Route, Routes, useLocation } from "react-router"
 import type { Permission } from "./client.js"
 import { useAuth } from "./auth.js"
+import { AttentionNav } from "./components/AttentionNav.js"
+import { AttentionPage } from "./pages/Attention.js"
 import { AlertsPage } from "./pages/Alerts.js"
 import { ApprovalsPage } from "./pages/Approvals.js"
 import { AuditPage } from "./pages/Audit.js"
@@ -30,6 +32,7 @@ interface Section {
 
 export const SECTIONS: ReadonlyArray<Section> = [
   { path: "/overview", label: "Overview", permission: "overview:read" },
+  { path: "/attention", label: "Needs attention", permission: "overview:read" },
   { path: "/customers", label: "Customers", permission: "customers:read" },
   { path: "/transactions", label: "Transactions", permission: "transactions:read" },
   { path: "/jobs", label: "Failed jobs", permission: "jobs:read" },
@@ -92,19 +95,14 @@ export const App = () => {
         <button type="button" className="secondary small" onClick={signOut}>Sign out</button>
       </header>
       <nav className="sidebar" aria-label="Sections">
-        <ul>
-          {sections.map((s) => (
-            <li key={s.path}>
-              <NavLink to={s.path}>{s.label}</NavLink>
-            </li>
-          ))}
-        </ul>
+        <AttentionNav sections={sections} />
       </nav>
       <main id="main" tabIndex={-1}>
         <Routes>
           <Route path="/" element={<Navigate to={home} replace />} />
           <Route path="/sign-in" element={<Navigate to={home} replace />} />
           <Route path="/overview" element={<Guard permission="overview:read"><OverviewPage /></Guard>} />
+          <Route path="/attention" element={<Guard permission="overview:read"><AttentionPage /></Guard>} />
           <Route path="/customers" element={<Guard permission="customers:read"><CustomersPage /></Guard>} />
           <Route path="/customers/:id" element={<Guard permission="customers:read"><CustomerPage /></Guard>} />
           <Route path="/transactions" element={<Guard permission="transactions:read"><TransactionsPage /></Guard>} />

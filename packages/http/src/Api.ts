@@ -14,6 +14,7 @@ import { AdminSupportApi } from "./admin/SupportDeskApi.js"
 import { AdminCustomersApi } from "./admin/CustomersApi.js"
 import { AdminDeletionsApi } from "./admin/DeletionsApi.js"
 import { AdminApprovalsApi } from "./admin/ApprovalsApi.js"
+import { AdminAttentionApi } from "./admin/AttentionApi.js"
 import { AuthApi, OAuthApi } from "./auth/Api.js"
 import { BanksApi, DepositsApi, KycApi, WebhooksApi } from "./banking/Api.js"
 import { BeneficiariesApi } from "./beneficiaries/Api.js"
@@ -58,6 +59,7 @@ export class Api extends HttpApi.make("kobo-plans")
   .add(AdminCustomersApi)
   .add(AdminDeletionsApi)
   .add(AdminApprovalsApi)
+  .add(AdminAttentionApi)
   .add(SpendingsApi)
   .add(SupportApi)
   .add(LifecycleApi)

@@ -30,6 +30,7 @@ import { AdminSupportHandlers } from "./admin/SupportDeskHandlers.js"
 import { AdminCustomersHandlers } from "./admin/CustomersHandlers.js"
 import { AdminDeletionsHandlers } from "./admin/DeletionsHandlers.js"
 import { AdminApprovalsHandlers } from "./admin/ApprovalsHandlers.js"
+import { AdminAttentionHandlers } from "./admin/AttentionHandlers.js"
 import { AuthHandlers, OAuthHandlers } from "./auth/Handlers.js"
 import { BankHandlers, DepositHandlers, KycHandlers, WebhookHandlers } from "./banking/Handlers.js"
 import { BeneficiaryHandlers } from "./beneficiaries/Handlers.js"
@@ -70,6 +71,7 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
     AdminCustomersHandlers,
     AdminDeletionsHandlers,
     AdminApprovalsHandlers,
+    AdminAttentionHandlers,
     SpendingHandlers,
     SupportHandlers,
     LifecycleHandlers,

@@ -47,6 +47,8 @@ const ENDPOINTS: Record<string, Entry> = {
   "GET /api/v1/admin/jobs/failed": { access: "jobs:read" },
   "POST /api/v1/admin/jobs/failed/{id}/retry": { access: "jobs:retry" },
   "GET /api/v1/admin/overview": { access: "overview:read" },
+  // every member: each kind within is filtered by the role (AdminAttention.test.ts)
+  "GET /api/v1/admin/attention": { access: "staff" },
   "GET /api/v1/admin/support/tickets": { access: "support:read" },
   "GET /api/v1/admin/support/tickets/{id}": { access: "support:read" },
   "POST /api/v1/admin/support/tickets/{id}/messages": { access: "support:reply", body: () => ({ message: "Hello" }) },

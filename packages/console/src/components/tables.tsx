@@ -1,14 +1,17 @@
 /** Tables shared by several pages: transactions and audit entries. */
 import type { ReactNode } from "react"
-import { Link } from "react-router"
 import type { AuditEntry, Transaction } from "../client.js"
 import { kobo, label, shortId, when } from "../format.js"
+import { CopyId, Named } from "./Named.js"
 import { Badge, Empty } from "./ui.js"
 
-export const TransactionsTable = ({ rows, caption, action, customerLinks = true }: {
-  readonly rows: ReadonlyArray<Transaction>
+/** A transaction, named when the list gives its customer's name (the admin lists do; a customer's file does not). */
+type Row = Omit<Transaction, "customerName" | "awaitsOperator"> & { readonly customerName?: string | null }
+
+export const TransactionsTable = <T extends Row>({ rows, caption, action, customerLinks = true }: {
+  readonly rows: ReadonlyArray<T>
   readonly caption: string
-  readonly action?: (t: Transaction) => ReactNode
+  readonly action?: (t: T) => ReactNode
   readonly customerLinks?: boolean
 }) =>
   rows.length === 0 ? <Empty>No transactions.</Empty> : (
@@ -32,8 +35,8 @@ export const TransactionsTable = ({ rows, caption, action, customerLinks = true 
           {rows.map((t) => (
             <tr key={t.id}>
               <td>{when(t.createdAt)}</td>
-              <td><code title={t.id}>{shortId(t.id)}</code></td>
-              {customerLinks && <td><Link to={`/customers/${t.customerId}`}>{shortId(t.customerId)}</Link></td>}
+              <td><code title={t.id}>{shortId(t.id)}</code> <CopyId id={t.id} of={`transaction ${shortId(t.id)}`} /></td>
+              {customerLinks && <td><Named id={t.customerId} name={t.customerName} to={`/customers/${t.customerId}`} /></td>}
               <td>{label(t.purpose)} <span className="muted">({t.type})</span></td>
               <td className="num">{kobo(t.amountKobo)}</td>
               <td className="num">{kobo(t.feeKobo)}</td>
@@ -76,9 +79,14 @@ export const AuditTable = ({ rows, caption }: { readonly rows: ReadonlyArray<Aud
             <tr key={a.seq}>
               <td className="num">{a.seq}</td>
               <td>{when(a.at)}</td>
-              <td>{a.actorKind} <code title={a.actorId}>{shortId(a.actorId)}</code></td>
+              <td>{a.actorKind} {a.actorKind === "system" ? <code>{a.actorId}</code> : <Named id={a.actorId} name={a.actorName} />}</td>
               <td><code>{a.action}</code></td>
-              <td>{a.targetKind} <code title={a.targetId}>{shortId(a.targetId)}</code></td>
+              <td>
+                {a.targetKind}{" "}
+                {a.targetName !== null && a.targetName !== undefined
+                  ? <Named id={a.targetId} name={a.targetName} to={a.targetKind === "customer" ? `/customers/${a.targetId}` : undefined} />
+                  : <code title={a.targetId}>{shortId(a.targetId)}</code>}
+              </td>
               <td className="change">
                 {a.before !== null && a.before !== undefined && <div><span className="muted">before</span> <code>{json(a.before)}</code></div>}
                 {a.after !== null && a.after !== undefined && <div><span className="muted">after</span> <code>{json(a.after)}</code></div>}

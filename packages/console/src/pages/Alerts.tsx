@@ -3,6 +3,8 @@ import { api, type Result } from "../client.js"
 
 type Alert = Result<typeof api.adminOps.listAlerts>[number]
 import { useAuth } from "../auth.js"
+import { attentionChanged } from "../components/attention.js"
+import { Named } from "../components/Named.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, useAction, useLoad } from "../components/ui.js"
 import { label, shortId, when } from "../format.js"
 
@@ -14,6 +16,7 @@ export const AlertsPage = () => {
     void run(async () => {
       await api.adminOps.acknowledgeAlert({ path: { id: a.id } })
       loaded.reload()
+      attentionChanged()
       return `Alert “${label(a.kind)}” acknowledged.`
     })
   return (
@@ -35,9 +38,11 @@ export const AlertsPage = () => {
               <p className="muted small">
                 {a.occurrences} time{a.occurrences === 1 ? "" : "s"} · first {when(a.firstRaisedAt)} · last {when(a.lastRaisedAt)}
                 {a.customerId !== null && can("customers:read") && (
-                  <> · <Link to={`/customers/${a.customerId}`}>customer {shortId(a.customerId)}</Link></>
+                  <> · customer <Named id={a.customerId} name={a.customerName} to={`/customers/${a.customerId}`} /></>
                 )}
-                {a.transactionId !== null && <> · transaction <code>{shortId(a.transactionId)}</code></>}
+                {a.transactionId !== null && (
+                  <> · transaction <Link to={`/transactions?id=${a.transactionId}`}>{shortId(a.transactionId)}</Link></>
+                )}
               </p>
               {can("alerts:ack") && (
                 <button type="button" disabled={busy} onClick={() => acknowledge(a)}>

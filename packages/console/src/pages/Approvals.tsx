@@ -4,6 +4,7 @@ import { api, query, type Result } from "../client.js"
 
 type Approval = Result<typeof api.adminApprovals.list>["items"][number]
 import { useAuth } from "../auth.js"
+import { attentionChanged } from "../components/attention.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, Pager, Select, TextInput, useAction, useLoad } from "../components/ui.js"
 import { shortId, when } from "../format.js"
 
@@ -63,12 +64,14 @@ export const ApprovalsPage = () => {
                     <button type="button" disabled={busy} onClick={() => void run(async () => {
                       await api.adminApprovals.approve({ path: { id: a.id } })
                       loaded.reload()
+                      attentionChanged()
                       return "Approved and applied."
                     })}>Approve</button>
                     <button type="button" className="secondary" disabled={busy} onClick={() => void run(async () => {
                       const note = notes[a.id] ?? ""
                       await api.adminApprovals.reject({ path: { id: a.id }, payload: note === "" ? {} : { note } })
                       loaded.reload()
+                      attentionChanged()
                       return "Rejected."
                     })}>Reject</button>
                   </div>

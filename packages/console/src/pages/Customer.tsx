@@ -1,9 +1,9 @@
-import { type FormEvent, useState } from "react"
 import { Link, useParams } from "react-router"
 import { api } from "../client.js"
 import { useAuth } from "../auth.js"
+import { FreezeControls } from "../components/FreezeControls.js"
 import { AuditTable, TransactionsTable } from "../components/tables.js"
-import { Badge, Empty, FlashMessage, LoadState, PageHeader, TextArea, useAction, useLoad } from "../components/ui.js"
+import { Badge, Empty, FlashMessage, LoadState, PageHeader, useAction, useLoad } from "../components/ui.js"
 import { fullName, kobo, label, when } from "../format.js"
 import { MessageLog } from "./customer/MessageLog.js"
 import { PlanPanel } from "./customer/PlanPanel.js"
@@ -13,27 +13,7 @@ export const CustomerPage = () => {
   const { can } = useAuth()
   const loaded = useLoad(() => api.adminCustomers.detail({ path: { id } }), [id])
   const { flash, busy, run } = useAction()
-  const [reason, setReason] = useState("")
   const file = loaded.data
-  const status = file?.customer.customerStatus
-
-  const freeze = (e: FormEvent) => {
-    e.preventDefault()
-    void run(async () => {
-      const answer = await api.adminCustomers.freeze({ path: { id }, payload: { reason } })
-      setReason("")
-      loaded.reload()
-      return `Frozen: customer ${answer.customerStatus}, bank freeze ${label(answer.providerFreeze)}.`
-    })
-  }
-  const unfreeze = () =>
-    void run(async () => {
-      const answer = await api.adminCustomers.unfreeze({ path: { id } })
-      loaded.reload()
-      return "pendingApproval" in answer
-        ? "Unfreeze requested: it waits for a second member's approval."
-        : `Unfrozen: customer ${answer.customerStatus}, bank freeze ${label(answer.providerFreeze)}.`
-    })
 
   return (
     <section>
@@ -78,24 +58,14 @@ export const CustomerPage = () => {
             </div>
             <div className="card">
               <h2>Account freeze</h2>
-              {status === "suspended"
-                ? (
-                  <>
-                    <p>This customer is <strong>frozen</strong>: sessions are revoked and money cannot move.</p>
-                    {can("customers:unfreeze")
-                      ? <button type="button" disabled={busy} onClick={unfreeze}>Unfreeze customer</button>
-                      : <p className="muted">Your role cannot unfreeze customers.</p>}
-                  </>
-                )
-                : can("customers:freeze")
-                ? (
-                  <form onSubmit={freeze}>
-                    <p className="muted">Suspends the customer, revokes every session and freezes the account at the bank.</p>
-                    <TextArea label="Reason for freezing" value={reason} onChange={setReason} required />
-                    <button type="submit" className="danger" disabled={busy || reason.trim() === ""}>Freeze customer</button>
-                  </form>
-                )
-                : <p className="muted">Your role cannot freeze customers.</p>}
+              <FreezeControls
+                customerId={id}
+                name={fullName(file.customer)}
+                status={file.customer.customerStatus}
+                busy={busy}
+                run={run}
+                onDone={loaded.reload}
+              />
             </div>
           </div>
           <PlanPanel customerId={file.customer.id} />

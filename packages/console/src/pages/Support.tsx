@@ -1,11 +1,16 @@
 import { useState } from "react"
-import { Link } from "react-router"
+import { Link, useSearchParams } from "react-router"
 import { api, query } from "../client.js"
+import { useAuth } from "../auth.js"
+import { Named } from "../components/Named.js"
 import { Badge, Empty, LoadState, PageHeader, Pager, Select, useLoad } from "../components/ui.js"
 import { label, when } from "../format.js"
 
 export const SupportPage = () => {
-  const [status, setStatus] = useState("")
+  const { can } = useAuth()
+  // /support?status=open (from Needs attention) starts filtered
+  const [params] = useSearchParams()
+  const [status, setStatus] = useState(params.get("status") ?? "")
   const [category, setCategory] = useState("")
   const [page, setPage] = useState(1)
   const loaded = useLoad(() => query(api.adminSupport.queue, { status, category, page, pageSize: 20 }), [status, category, page])
@@ -32,6 +37,7 @@ export const SupportPage = () => {
                 <tr>
                   <th scope="col">Ticket</th>
                   <th scope="col">Subject</th>
+                  <th scope="col">Customer</th>
                   <th scope="col">Category</th>
                   <th scope="col">Status</th>
                   <th scope="col">Assigned</th>
@@ -43,9 +49,10 @@ export const SupportPage = () => {
                   <tr key={t.id}>
                     <td><Link to={`/support/${t.id}`}>{t.reference}</Link></td>
                     <td>{t.subject}</td>
+                    <td><Named id={t.customerId} name={t.customerName} to={can("customers:read") ? `/customers/${t.customerId}` : undefined} /></td>
                     <td>{label(t.category)}</td>
                     <td><Badge value={t.status} /></td>
-                    <td>{t.assignedStaffId === null ? <span className="muted">nobody</span> : <code>{t.assignedStaffId.slice(0, 8)}</code>}</td>
+                    <td>{t.assignedStaffId === null ? <span className="muted">nobody</span> : <Named id={t.assignedStaffId} name={t.assignedStaffName} />}</td>
                     <td>{when(t.lastMessageAt)}</td>
                   </tr>
                 ))}

@@ -2,6 +2,8 @@ import { type FormEvent, useState } from "react"
 import { Link, useParams } from "react-router"
 import { api } from "../client.js"
 import { useAuth } from "../auth.js"
+import { attentionChanged } from "../components/attention.js"
+import { Named } from "../components/Named.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, TextArea, useAction, useLoad } from "../components/ui.js"
 import { label, shortId, when } from "../format.js"
 
@@ -25,6 +27,7 @@ export const TicketPage = () => {
       await api.adminSupport.reply({ path: { id }, payload: { message: reply } })
       setReply("")
       loaded.reload()
+      attentionChanged()
       return "Reply sent to the customer."
     })
   }
@@ -34,6 +37,7 @@ export const TicketPage = () => {
       await api.adminSupport.note({ path: { id }, payload: { note } })
       setNote("")
       loaded.reload()
+      attentionChanged()
       return "Internal note added."
     })
   }
@@ -41,12 +45,14 @@ export const TicketPage = () => {
     void run(async () => {
       await api.adminSupport[path]({ path: { id } })
       loaded.reload()
+      attentionChanged()
       return done
     })
   const assign = (staffId: string | null) =>
     void run(async () => {
       await api.adminSupport.assign({ path: { id }, payload: { staffId } })
       loaded.reload()
+      attentionChanged()
       return staffId === null ? "Ticket unassigned." : "Ticket assigned to you."
     })
 
@@ -64,11 +70,20 @@ export const TicketPage = () => {
             <span>{label(thread.ticket.category)}</span>
             <span>
               Customer{" "}
-              {can("customers:read")
-                ? <Link to={`/customers/${thread.ticket.customerId}`}>{shortId(thread.ticket.customerId)}</Link>
-                : shortId(thread.ticket.customerId)}
+              <Named
+                id={thread.ticket.customerId}
+                name={thread.ticket.customerName}
+                to={can("customers:read") ? `/customers/${thread.ticket.customerId}` : undefined}
+              />
             </span>
-            <span>Assigned: {thread.ticket.assignedStaffId === null ? "nobody" : thread.ticket.assignedStaffId === me?.id ? "you" : shortId(thread.ticket.assignedStaffId)}</span>
+            <span>
+              Assigned:{" "}
+              {thread.ticket.assignedStaffId === null
+                ? "nobody"
+                : thread.ticket.assignedStaffId === me?.id
+                ? "you"
+                : <Named id={thread.ticket.assignedStaffId} name={thread.ticket.assignedStaffName} />}
+            </span>
             <span className="actions">
               {can("support:assign") && me !== null && thread.ticket.assignedStaffId !== me.id && (
                 <button type="button" className="secondary small" disabled={busy} onClick={() => assign(me.id)}>Assign to me</button>
@@ -91,7 +106,11 @@ export const TicketPage = () => {
                 {thread.messages.map((m) => (
                   <li key={m.id} className={`message from-${m.authorKind}`}>
                     <div className="message-head">
-                      <strong>{m.authorKind === "customer" ? "Customer" : m.authorId === me?.id ? "You" : `Staff ${shortId(m.authorId)}`}</strong>
+                      <strong>
+                        {m.authorId === me?.id
+                          ? "You"
+                          : `${m.authorName ?? shortId(m.authorId)}${m.authorKind === "customer" ? " (customer)" : ""}`}
+                      </strong>
                       <span className="muted">{when(m.createdAt)}</span>
                     </div>
                     <p>{m.body}</p>
@@ -114,7 +133,7 @@ export const TicketPage = () => {
                   {thread.notes.map((n) => (
                     <li key={n.id} className="message note">
                       <div className="message-head">
-                        <strong>{n.staffId === me?.id ? "You" : `Staff ${shortId(n.staffId)}`}</strong>
+                        <strong>{n.staffId === me?.id ? "You" : n.staffName ?? `Staff ${shortId(n.staffId)}`}</strong>
                         <span className="muted">{when(n.createdAt)}</span>
                       </div>
                       <p>{n.body}</p>

@@ -248,9 +248,13 @@ export const reject = (actor: StaffMember, id: string, note: string | null) =>
   })
 
 /** GET /admin/approvals: the requests whose permission the member holds (others are not shown). */
+/** The kinds of request a role may decide (and so see). */
+export const decidableKinds = (role: StaffMember["role"]): ReadonlyArray<ApprovalAction["_tag"]> =>
+  (Object.keys(permissionByKind) as Array<ApprovalAction["_tag"]>).filter((k) => can(role, permissionByKind[k]))
+
 export const list = (actor: StaffMember, status: ApprovalStatus | undefined, page: PageRequest) =>
   Effect.gen(function*() {
-    const kinds = (Object.keys(permissionByKind) as Array<ApprovalAction["_tag"]>).filter((k) => can(actor.role, permissionByKind[k]))
+    const kinds = decidableKinds(actor.role)
     if (kinds.length === 0) return yield* new PermissionDenied({ permission: "customers:unfreeze" })
     return yield* (yield* ApprovalRepo).list({ kinds, status }, page)
   })

@@ -3,11 +3,11 @@
  * ones, and requery a movement at the provider (read-only: the provider's answer beside ours,
  * nothing is changed; the saga's own reconciliation acts on answers).
  */
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import { CoreBanking, type RequeryStatus } from "../banking/CoreBanking.js"
 import type { Kobo } from "../shared/Money.js"
 import type { Page, PageRequest } from "../shared/Paging.js"
-import type { Transaction, TransactionPurpose, TransactionStatus } from "../transactions/Model.js"
+import { Transaction, type TransactionPurpose, type TransactionStatus } from "../transactions/Model.js"
 import { TransactionRepo } from "../transactions/Ports.js"
 import { PlanRepo } from "../plans/Ports.js"
 import { now } from "../shared/UseCase.js"
@@ -31,9 +31,31 @@ export interface LedgerFilter {
   readonly maxAmountKobo?: Kobo
 }
 
+/**
+ * A transaction as staff list it: the movement, its customer's name (read in the same query; their
+ * email while they have no name, none when the customer row is gone) and whether it is parked for an operator (the saga's
+ * AwaitOperator: the bank refused its transfer and then the reversal of its debit, and the account
+ * was put back), which is what "resolve movement" acts on.
+ */
+export class LedgerEntry extends Transaction.extend<LedgerEntry>("LedgerEntry")({
+  customerName: Schema.NullOr(Schema.String),
+  awaitsOperator: Schema.Boolean
+}) {}
+
+/** Movements that need an operator: the parked ones first, then those pending past `stuckBefore`. */
+export interface AttentionMovements {
+  readonly total: number
+  readonly items: ReadonlyArray<LedgerEntry>
+}
+
 export class LedgerSearch extends Context.Tag("domain/LedgerSearch")<LedgerSearch, {
   /** Newest first (createdAt, then id, descending). */
-  readonly search: (filter: LedgerFilter, page: PageRequest) => Effect.Effect<Page<Transaction>>
+  readonly search: (filter: LedgerFilter, page: PageRequest) => Effect.Effect<Page<LedgerEntry>>
+  /**
+   * Transfers awaiting an operator, and movements still pending that were created before
+   * `stuckBefore`: how many, and the first `limit` (awaiting an operator first, then oldest first).
+   */
+  readonly needingOperator: (stuckBefore: Date, limit: number) => Effect.Effect<AttentionMovements>
 }>() {}
 
 /** No transaction has this id (404). */

@@ -6,6 +6,7 @@ import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, CalendarDate, msg } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
+import { nameOf, type Names } from "./Names.js"
 
 const Text = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100, msg("Must be at most 100 characters")))
 
@@ -24,16 +25,27 @@ export const AuditEntryView = Schema.Struct({
   at: Schema.String,
   actorKind: ActorKind,
   actorId: Schema.String,
+  /** the staff member's or customer's name (their email while they have none); null for the system */
+  actorName: Schema.NullOr(Schema.String),
   action: Schema.String,
   targetKind: Schema.String,
   targetId: Schema.String,
+  /** the name when the target is a customer or a staff member */
+  targetName: Schema.NullOr(Schema.String),
   before: Schema.Unknown,
   after: Schema.Unknown,
   prevHash: Schema.String,
   hash: Schema.String
 })
 
-export const auditEntryView = (e: AuditEntry) => ({ ...e, at: e.at.toISOString() })
+/** The ids whose names an audit row's view shows. */
+export const auditIds = (e: AuditEntry) => [e.actorId, e.targetId]
+export const auditEntryView = (e: AuditEntry, names: Names) => ({
+  ...e,
+  at: e.at.toISOString(),
+  actorName: nameOf(names, e.actorId),
+  targetName: nameOf(names, e.targetId)
+})
 
 const VerifyView = Schema.Struct({
   ok: Schema.Boolean,

@@ -5,7 +5,8 @@ import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
 import { pageView } from "../shared/Paging.js"
 import { CurrentStaff } from "../shared/Security.js"
-import { auditEntryView } from "./AuditApi.js"
+import { auditEntryView, auditIds } from "./AuditApi.js"
+import { named } from "./Names.js"
 import { dayWindow } from "./LedgerHandlers.js"
 
 const audit = mapDomainErrors("Admin")
@@ -18,5 +19,7 @@ export const AdminAuditHandlers = HttpApiBuilder.group(Api, "adminAudit", (handl
           actor,
           { ...filter, ...dayWindow(from, to) },
           { page, pageSize }
-        )).pipe(Effect.map((p) => pageView(p, auditEntryView)), audit))
+        )).pipe(Effect.flatMap(named((p) => p.items.flatMap(auditIds), (p, names) => pageView(p, (e) => auditEntryView(e, names)))),
+          audit
+        ))
     .handle("verify", () => Effect.flatMap(CurrentStaff, StaffAccess.Audit.verifyFor).pipe(audit)))

@@ -8,9 +8,10 @@ import { pageView } from "../shared/Paging.js"
 import { CurrentStaff } from "../shared/Security.js"
 import { transactionView } from "../transactions/Views.js"
 import { approvalView } from "./ApprovalsApi.js"
-import { auditEntryView } from "./AuditApi.js"
+import { auditEntryView, auditIds } from "./AuditApi.js"
 import { customerPlanView, customerSummaryView, messageLogEntryView, noticeView } from "./CustomersApi.js"
-import { staffTicketView } from "./SupportDeskApi.js"
+import { named } from "./Names.js"
+import { staffTicketView, ticketIds } from "./SupportDeskApi.js"
 
 const admin = mapDomainErrors("Admin")
 const { Customers } = StaffAccess
@@ -25,16 +26,16 @@ export const AdminCustomersHandlers = HttpApiBuilder.group(Api, "adminCustomers"
         ))
     .handle("detail", ({ path }) =>
       Effect.flatMap(CurrentStaff, (actor) => Customers.detail(actor, path.id)).pipe(
-        Effect.map((f) => ({
+        Effect.flatMap(named((f) => [...f.tickets.flatMap(ticketIds), ...f.audit.flatMap(auditIds)], (f, names) => ({
           customer: customerSummaryView(f.summary),
           liveBalanceKobo: f.liveBalanceKobo,
           kyc: f.kyc,
           plan: f.plan === null ? null : planView(f.plan),
           recentTransactions: f.recentTransactions.map(transactionView),
           notices: f.notices.map(noticeView),
-          tickets: f.tickets.map(staffTicketView),
-          audit: f.audit.map(auditEntryView)
-        })),
+          tickets: f.tickets.map((t) => staffTicketView(t, names)),
+          audit: f.audit.map((e) => auditEntryView(e, names))
+        }))),
         admin
       ))
     .handle("plan", ({ path }) =>

@@ -9,7 +9,7 @@ import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, CalendarDate, KoboQuery, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
-import { TransactionView } from "../transactions/Views.js"
+import { transactionView, TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
 
 /** the largest amount a search names (₦10bn) */
@@ -43,12 +43,26 @@ const SearchQuery = Body({
 
 const ProviderAnswer = Schema.NullOr(Schema.Struct({ reference: Schema.String, status: Schema.String }))
 
-export const RequeryView = Schema.Struct({
-  transaction: TransactionView,
-  provider: Schema.Struct({ debit: ProviderAnswer, transfer: ProviderAnswer })
+const TransactionId = HttpApiSchema.param("id", Uuid)
+
+/** A transaction as staff list it: with its customer's name, and whether it awaits an operator ("resolve movement"). */
+export const LedgerEntryView = Schema.Struct({
+  ...TransactionView.fields,
+  customerName: Schema.NullOr(Schema.String).annotations({ description: "the customer's name, their email while they have none" }),
+  awaitsOperator: Schema.Boolean.annotations({
+    description: "parked after the bank refused its transfer and then its reversal: POST /transactions/{id}/resolve applies"
+  })
+})
+export const ledgerEntryView = (e: StaffAccess.Ledger.LedgerEntry) => ({
+  ...transactionView(e),
+  customerName: e.customerName,
+  awaitsOperator: e.awaitsOperator
 })
 
-const TransactionId = HttpApiSchema.param("id", Uuid)
+export const RequeryView = Schema.Struct({
+  transaction: LedgerEntryView,
+  provider: Schema.Struct({ debit: ProviderAnswer, transfer: ProviderAnswer })
+})
 
 const PlanState = Schema.String
 export const RetryView = Schema.Struct({
@@ -87,7 +101,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.get("search", "/transactions")
       .setUrlParams(SearchQuery)
-      .addSuccess(success("Admin", PageView(TransactionView)))
+      .addSuccess(success("Admin", PageView(LedgerEntryView)))
       .annotate(
         OpenApi.Description,
         "Every customer's transactions, newest first: by id, reference (ours or the provider's), customer, status, " +
@@ -124,13 +138,13 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.get("disbursements", "/disbursements")
       .setUrlParams(Body({ status: opt(Status), ...pageFields }))
-      .addSuccess(success("Admin", PageView(TransactionView)))
+      .addSuccess(success("Admin", PageView(LedgerEntryView)))
       .annotate(OpenApi.Description, "Every plan payout (purpose disbursement), newest first, optionally by status (disbursements:read).")
   )
   .add(
     HttpApiEndpoint.get("failedJobs", "/jobs/failed")
       .setUrlParams(Body(pageFields))
-      .addSuccess(success("Admin", PageView(TransactionView)))
+      .addSuccess(success("Admin", PageView(LedgerEntryView)))
       .annotate(OpenApi.Description, "Payouts that failed after their retries, newest first (jobs:read).")
   )
   .add(

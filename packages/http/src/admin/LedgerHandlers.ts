@@ -7,6 +7,7 @@ import { pageView } from "../shared/Paging.js"
 import { CurrentStaff } from "../shared/Security.js"
 import { transactionView } from "../transactions/Views.js"
 import { approvalView } from "./ApprovalsApi.js"
+import { ledgerEntryView } from "./LedgerApi.js"
 
 const admin = mapDomainErrors("Admin")
 
@@ -23,6 +24,9 @@ export const resolutionView = (r: StaffAccess.MovementResolution.ResolveResult) 
   closureStatus: r.closureStatus,
   planState: r.planState
 })
+const ledgerRow = (actor: Parameters<typeof StaffAccess.Ledger.search>[0], id: string) =>
+  Effect.map(StaffAccess.Ledger.search(actor, { id }, { page: 1, pageSize: 1 }), (p) => p.items[0])
+
 const DAY_MS = 86_400_000
 
 /** from/to UTC days (inclusive) as an instant range [from, until). */
@@ -35,14 +39,17 @@ export const AdminLedgerHandlers = HttpApiBuilder.group(Api, "adminLedger", (han
   handlers
     .handle("search", ({ urlParams: { from, page, pageSize, to, ...filter } }) =>
       Effect.flatMap(CurrentStaff, (actor) => StaffAccess.Ledger.search(actor, { ...filter, ...dayWindow(from, to) }, { page, pageSize })).pipe(
-        Effect.map((p) => pageView(p, transactionView)),
+        Effect.map((p) => pageView(p, ledgerEntryView)),
         admin
       ))
     .handle("requery", ({ path }) =>
-      Effect.flatMap(CurrentStaff, (actor) => StaffAccess.Ledger.requery(actor, path.id)).pipe(
-        Effect.map((r) => ({ transaction: transactionView(r.transaction), provider: r.provider })),
-        admin
-      ))
+      Effect.flatMap(CurrentStaff, (actor) =>
+        Effect.flatMap(StaffAccess.Ledger.requery(actor, path.id), (r) =>
+          // the movement as the ledger lists it (named), so the console can put it in place of its row
+          Effect.map(ledgerRow(actor, path.id), (named) => ({
+            transaction: named === undefined ? { ...transactionView(r.transaction), customerName: null, awaitsOperator: false } : ledgerEntryView(named),
+            provider: r.provider
+          })))).pipe(admin))
     .handle("resolve", ({ path, payload }) =>
       Effect.flatMap(CurrentStaff, (actor) => StaffAccess.Approvals.resolveMovement(actor, { transactionId: path.id, ...payload })).pipe(
         Effect.map((r) => r._tag === "Done" ? resolutionView(r.result) : { pendingApproval: approvalView(r.approval) }),
@@ -50,12 +57,12 @@ export const AdminLedgerHandlers = HttpApiBuilder.group(Api, "adminLedger", (han
       ))
     .handle("disbursements", ({ urlParams: { page, pageSize, status } }) =>
       Effect.flatMap(CurrentStaff, (actor) => StaffAccess.Ledger.disbursements(actor, status, { page, pageSize })).pipe(
-        Effect.map((p) => pageView(p, transactionView)),
+        Effect.map((p) => pageView(p, ledgerEntryView)),
         admin
       ))
     .handle("failedJobs", ({ urlParams }) =>
       Effect.flatMap(CurrentStaff, (actor) => StaffAccess.Ledger.failedJobs(actor, urlParams)).pipe(
-        Effect.map((p) => pageView(p, transactionView)),
+        Effect.map((p) => pageView(p, ledgerEntryView)),
         admin
       ))
     .handle("retryFailedJob", ({ path }) =>

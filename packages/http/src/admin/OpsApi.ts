@@ -6,6 +6,7 @@ import { errors, NoData, success } from "../shared/Envelope.js"
 import { Body, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { pendingApproval } from "./ApprovalsApi.js"
+import { nameOf, type Names } from "./Names.js"
 
 const SettingKey = HttpApiSchema.param("key", Schema.String.pipe(Schema.maxLength(100)))
 const AlertId = HttpApiSchema.param("id", Uuid)
@@ -23,6 +24,8 @@ export const AlertView = Schema.Struct({
   severity: Alerts.AlertSeverity,
   dedupKey: Schema.String,
   customerId: Schema.NullOr(Schema.String),
+  /** the customer's name (their email while they have none) */
+  customerName: Schema.NullOr(Schema.String),
   transactionId: Schema.NullOr(Schema.String),
   message: Schema.String,
   occurrences: Schema.Number,
@@ -30,12 +33,13 @@ export const AlertView = Schema.Struct({
   lastRaisedAt: Schema.String
 })
 
-export const alertView = (a: Alerts.StaffAlert) => ({
+export const alertView = (a: Alerts.StaffAlert, names: Names) => ({
   id: a.id,
   kind: a.kind,
   severity: a.severity,
   dedupKey: a.dedupKey,
   customerId: a.customerId,
+  customerName: nameOf(names, a.customerId),
   transactionId: a.transactionId,
   message: a.message,
   occurrences: a.occurrences,

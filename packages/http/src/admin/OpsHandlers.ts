@@ -5,6 +5,7 @@ import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
 import { CurrentStaff } from "../shared/Security.js"
 import { approvalView } from "./ApprovalsApi.js"
+import { named } from "./Names.js"
 import { alertView } from "./OpsApi.js"
 
 const admin = mapDomainErrors("Admin")
@@ -18,6 +19,9 @@ export const AdminOpsHandlers = HttpApiBuilder.group(Api, "adminOps", (handlers)
         admin
       ))
     .handle("listAlerts", () =>
-      Effect.flatMap(CurrentStaff, StaffAccess.AlertDesk.listOpen).pipe(Effect.map((all) => all.map(alertView)), admin))
+      Effect.flatMap(CurrentStaff, StaffAccess.AlertDesk.listOpen).pipe(
+        Effect.flatMap(named((all) => all.map((a) => a.customerId), (all, names) => all.map((a) => alertView(a, names)))),
+        admin
+      ))
     .handle("acknowledgeAlert", ({ path }) =>
       Effect.flatMap(CurrentStaff, (actor) => StaffAccess.AlertDesk.acknowledge(actor, path.id)).pipe(Effect.as({}), admin)))

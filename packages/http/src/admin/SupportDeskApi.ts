@@ -15,6 +15,7 @@ import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { Category, MessageBody, Text } from "../support/Api.js"
 import { ticketView, TicketView } from "../support/Views.js"
+import { nameOf, type Names } from "./Names.js"
 
 const TicketId = HttpApiSchema.param("id", Uuid)
 const Status = TicketStatus.annotations(msg("status must be open, awaiting_customer, resolved or closed"))
@@ -23,11 +24,21 @@ const NoteBody = Text(Support.BODY_MIN, Support.BODY_MAX, "the internal note")
 export const StaffTicketView = Schema.Struct({
   ...TicketView.fields,
   customerId: Schema.String,
-  assignedStaffId: Schema.NullOr(Schema.String)
+  /** the customer's name, their email while they have none */
+  customerName: Schema.NullOr(Schema.String),
+  assignedStaffId: Schema.NullOr(Schema.String),
+  assignedStaffName: Schema.NullOr(Schema.String)
 })
 
-const StaffMessageView = Schema.Struct({ id: Schema.String, authorKind: Schema.String, authorId: Schema.String, body: Schema.String, createdAt: Schema.String })
-const NoteView = Schema.Struct({ id: Schema.String, staffId: Schema.String, body: Schema.String, createdAt: Schema.String })
+const StaffMessageView = Schema.Struct({
+  id: Schema.String,
+  authorKind: Schema.String,
+  authorId: Schema.String,
+  authorName: Schema.NullOr(Schema.String),
+  body: Schema.String,
+  createdAt: Schema.String
+})
+const NoteView = Schema.Struct({ id: Schema.String, staffId: Schema.String, staffName: Schema.NullOr(Schema.String), body: Schema.String, createdAt: Schema.String })
 
 export const StaffTicketDetailView = Schema.Struct({
   ticket: StaffTicketView,
@@ -35,13 +46,35 @@ export const StaffTicketDetailView = Schema.Struct({
   notes: Schema.Array(NoteView).annotations({ description: "internal notes: staff only, never shown to the customer" })
 })
 
-export const staffTicketView = (t: Ticket) => ({ ...ticketView(t), customerId: t.customerId, assignedStaffId: t.assignedStaffId })
-const staffMessageView = (m: TicketMessage) => ({ id: m.id, authorKind: m.authorKind, authorId: m.authorId, body: m.body, createdAt: m.createdAt.toISOString() })
-export const noteView = (n: InternalNote) => ({ id: n.id, staffId: n.staffId, body: n.body, createdAt: n.createdAt.toISOString() })
-export const staffTicketDetailView = (d: StaffTicket) => ({
-  ticket: staffTicketView(d.ticket),
-  messages: d.messages.map(staffMessageView),
-  notes: d.notes.map(noteView)
+/** The ids whose names a ticket's view shows. */
+export const ticketIds = (t: Ticket) => [t.customerId, t.assignedStaffId]
+export const staffTicketView = (t: Ticket, names: Names) => ({
+  ...ticketView(t),
+  customerId: t.customerId,
+  customerName: nameOf(names, t.customerId),
+  assignedStaffId: t.assignedStaffId,
+  assignedStaffName: nameOf(names, t.assignedStaffId)
+})
+export const staffMessageView = (m: TicketMessage, names: Names) => ({
+  id: m.id,
+  authorKind: m.authorKind,
+  authorId: m.authorId,
+  authorName: nameOf(names, m.authorId),
+  body: m.body,
+  createdAt: m.createdAt.toISOString()
+})
+export const noteView = (n: InternalNote, names: Names) => ({
+  id: n.id,
+  staffId: n.staffId,
+  staffName: nameOf(names, n.staffId),
+  body: n.body,
+  createdAt: n.createdAt.toISOString()
+})
+export const staffTicketDetailIds = (d: StaffTicket) => [...ticketIds(d.ticket), ...d.messages.map((m) => m.authorId), ...d.notes.map((n) => n.staffId)]
+export const staffTicketDetailView = (d: StaffTicket, names: Names) => ({
+  ticket: staffTicketView(d.ticket, names),
+  messages: d.messages.map((m) => staffMessageView(m, names)),
+  notes: d.notes.map((n) => noteView(n, names))
 })
 
 const QueueQuery = Body({
