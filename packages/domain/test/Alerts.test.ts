@@ -5,8 +5,9 @@ import { AlertRepo, raiseAlert, severityOf, StaffAlert } from "../src/admin/Aler
 import { Ids } from "../src/shared/Ports.js"
 import {inMemory} from "./support/Fixtures.js"
 import {AlertStore, uuidFor} from "./support/InMemory.js"
+import { CustomerId } from "../src/shared/Ids.js"
 
-const CUSTOMER = "0000000c-0000-4000-8000-00000000000c"
+const CUSTOMER = CustomerId.make("0000000c-0000-4000-8000-00000000000c")
 const TX = "0000000d-0000-4000-8000-00000000000d"
 
 const reversalRefused = (transactionId = TX) => ({

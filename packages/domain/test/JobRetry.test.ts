@@ -20,6 +20,7 @@ import { FakeBank } from "./support/FakeBank.js"
 import { AuditRows, InMemoryAuditLive } from "./support/InMemoryAudit.js"
 import { InMemoryPlansLive, PlanStore } from "./support/InMemoryPlans.js"
 import { InMemoryTransfersLive, TransferStore } from "./support/InMemoryTransfers.js"
+import { CustomerId } from "../src/shared/Ids.js"
 
 const withPlans = <A, E>(effect: Effect.Effect<A, E, any>) =>
   inMemory(Effect.provide(effect, Layer.mergeAll(InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive)), InMemoryAuditLive)))
@@ -51,11 +52,11 @@ const failingPlan = (days: number) =>
     return { ...ada, customerId }
   })
 
-const planOf = (customerId: string) => Effect.map(Effect.flatMap(PlanRepo, (r) => r.findForCustomer(customerId)), Option.getOrThrow)
+const planOf = (customerId: CustomerId) => Effect.map(Effect.flatMap(PlanRepo, (r) => r.findForCustomer(customerId)), Option.getOrThrow)
 const failedPayouts = Effect.map(TransferStore.all, (ts) => ts.filter((t) => t.purpose === "disbursement" && t.status === "failed"))
 const nowDate = Effect.map(TestClock.currentTimeMillis, (ms) => new Date(ms))
 /** The bank fixed its routing to the customer's account: the destination now works (a test device). */
-const destinationWorks = (customerId: string) =>
+const destinationWorks = (customerId: CustomerId) =>
   Effect.flatMap(planOf(customerId), (plan) => Effect.flatMap(PlanRepo, (r) => r.save(new Plan({ ...plan, withdrawalAccountNumber: "0123450001" }))))
 
 describe("jobs failed --retry", () => {

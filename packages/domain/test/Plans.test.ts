@@ -21,6 +21,7 @@ import {Sent} from "./support/InMemory.js"
 import {FakeBank} from "./support/FakeBank.js"
 import {InMemoryPlansLive, PlanStore} from "./support/InMemoryPlans.js"
 import {InMemoryTransfersLive, NoticeStore, TransferStore} from "./support/InMemoryTransfers.js"
+import { AccountId, CustomerId } from "../src/shared/Ids.js"
 
 const PlansLayer = InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive))
 const withPlans = <A, E>(effect: Effect.Effect<A, E, any>) => inMemory(Effect.provide(effect, PlansLayer))
@@ -51,13 +52,13 @@ const fundedAda = (funds: bigint) =>
     return { ...ada, customerId: customer.id }
   })
 
-const deposit = (who: { accountId: string; accountNumber: string }, amountKobo: bigint) =>
+const deposit = (who: { accountId: AccountId; accountNumber: string }, amountKobo: bigint) =>
   Effect.gen(function*() {
     yield* (yield* TestFunding).deposit({ accountNumber: who.accountNumber, amountKobo })
     yield* Banking.syncDeposits(who.accountId)
   })
 
-const planOf = (customerId: string) =>
+const planOf = (customerId: CustomerId) =>
   Effect.map(Effect.flatMap(PlanRepo, (r) => r.findForCustomer(customerId)), Option.getOrThrow)
 
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))

@@ -72,6 +72,7 @@ import { Context, Effect, Schema } from "effect"
 import { Ids } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export const AlertKind = Schema.Literal(
   "reversal_refused",
@@ -119,7 +120,7 @@ export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({
   severity: AlertSeverity,
   /** names the condition: the same key raised while open is one alert (by convention `<kind>:<subject id>`) */
   dedupKey: Schema.String,
-  customerId: Schema.NullOr(Schema.String),
+  customerId: Schema.NullOr(CustomerId),
   transactionId: Schema.NullOr(Schema.String),
   /** for staff: what happened and what to do; ids only, no secrets or personal data */
   message: Schema.String,
@@ -152,7 +153,7 @@ export interface RaiseAlert {
   readonly dedupKey: string
   /** for staff: what happened and what to do; ids only, no secrets or personal data */
   readonly message: string
-  readonly customerId?: string | null
+  readonly customerId?: CustomerId | null
   readonly transactionId?: string | null
 }
 

@@ -14,12 +14,13 @@ import { now } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export interface LedgerFilter {
   readonly id?: string
   /** matches our retrieval or transfer reference, or the provider's */
   readonly reference?: string
-  readonly customerId?: string
+  readonly customerId?: CustomerId
   readonly status?: TransactionStatus
   readonly purpose?: TransactionPurpose
   readonly from?: Date

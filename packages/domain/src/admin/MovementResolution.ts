@@ -45,13 +45,14 @@ import { AdminTransactionNotFound } from "./Ledger.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export const ResolutionOutcome = Schema.Literal("credited_back", "delivered")
 export type ResolutionOutcome = typeof ResolutionOutcome.Type
 
 export class MovementResolution extends Schema.Class<MovementResolution>("MovementResolution")({
   transactionId: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   outcome: ResolutionOutcome,
   note: Schema.String,
   /** who asked (under four-eyes: the first member) */

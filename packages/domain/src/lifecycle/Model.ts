@@ -3,6 +3,7 @@
  * deletion record that staff review.
  */
 import { Schema } from "effect"
+import { CustomerId } from "../shared/Ids.js"
 
 /**
  * - closing: the sweep movement was started (or there was nothing to sweep); the customer is
@@ -15,7 +16,7 @@ export type ClosureStatus = typeof ClosureStatus.Type
 
 export class AccountClosure extends Schema.Class<AccountClosure>("AccountClosure")({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   idempotencyKey: Schema.String,
   requestHash: Schema.String,
   /** the sweep movement; null when the balance could not cover the NIP fee (nothing was sent) */
@@ -44,7 +45,7 @@ export type ErasureCounts = Readonly<Record<string, number>>
  */
 export class DeletionRecord extends Schema.Class<DeletionRecord>("DeletionRecord")({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   status: Schema.Literal("pending_review", "reviewed"),
   via: Schema.NullOr(Schema.String),
   counts: Schema.Record({ key: Schema.String, value: Schema.Number }),

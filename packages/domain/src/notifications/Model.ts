@@ -2,11 +2,12 @@
  * Notices raised to customers about their money.
  */
 import { Schema } from "effect"
+import { CustomerId } from "../shared/Ids.js"
 
 /** A notice raised to a customer about their money (plan_depleted, disbursement_failed, …), kept for them and for admins. */
 export class Notice extends Schema.Class<Notice>("Notice")({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   planId: Schema.NullOr(Schema.String),
   transactionId: Schema.NullOr(Schema.String),
   kind: Schema.String,

@@ -11,6 +11,7 @@ import { now } from "../shared/UseCase.js"
 import { Notice } from "./Model.js"
 import { NoticeRepo, Notifier } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export type NoticeKind =
   | "plan_depleted"
@@ -22,7 +23,7 @@ export type NoticeKind =
   | "account_closure_failed"
 
 export interface RaiseNotice {
-  readonly customerId: string
+  readonly customerId: CustomerId
   readonly kind: NoticeKind
   readonly subject: string
   readonly message: string
@@ -61,4 +62,4 @@ export const raise = (input: RaiseNotice) =>
   )
 
 /** The customer's notices, newest first. */
-export const list = (customerId: string) => Effect.flatMap(NoticeRepo, (repo) => repo.listForCustomer(customerId))
+export const list = (customerId: CustomerId) => Effect.flatMap(NoticeRepo, (repo) => repo.listForCustomer(customerId))

@@ -19,6 +19,7 @@ import { findPlan, requireCustomer } from "./Queries.js"
 import * as Schedule from "./Schedule.js"
 import { type PlanInput, termsOf, validateTerms } from "./Terms.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 /** A verified destination account (a plan's withdrawal account; also where a closure sweeps to). */
 export interface Destination {
@@ -45,7 +46,7 @@ const verifyDestination = (input: PlanInput) =>
     } satisfies Destination
   })
 
-export const requireWallet = (accountId: string) =>
+export const requireWallet = (accountId: AccountId) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     if (customer.coreAccountNumber === null) return yield* new NoBankAccount()
@@ -68,7 +69,7 @@ const redirects = (plan: Plan, input: PlanInput) =>
  * a wrong code is OtpGateRejected (the code is spent either way). Other edits need no code, and a
  * code sent along with them is not spent. True when the gate was passed.
  */
-const gateRedirect = (accountId: string, plan: Plan, input: PlanInput, otp: OtpProof) =>
+const gateRedirect = (accountId: AccountId, plan: Plan, input: PlanInput, otp: OtpProof) =>
   Effect.gen(function*() {
     if (!redirects(plan, input)) return false
     if (otp.otpPinId === undefined || otp.otpCode === undefined) {
@@ -89,7 +90,7 @@ const gateRedirect = (accountId: string, plan: Plan, input: PlanInput, otp: OtpP
  * already covers it), or edits the open one (see the module notes); a change of the open plan's
  * withdrawal account needs the OTP (`gateRedirect`).
  */
-export const upsertPlan = (accountId: string, input: PlanInput, otp: OtpProof = {}) =>
+export const upsertPlan = (accountId: AccountId, input: PlanInput, otp: OtpProof = {}) =>
   Effect.gen(function*() {
     const { customer } = yield* requireWallet(accountId)
     const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
@@ -235,7 +236,7 @@ const resetAttempts = (current: Option.Option<Instalment>, at: Date) =>
  * code from either OTP request endpoint). A well-formed request spends the code whatever follows
  * (no plan, a destination the bank does not know, a payout in progress): ask for a new one.
  */
-export const patchPlan = (accountId: string, input: PlanInput, otpPinId: string, otpCode: string) =>
+export const patchPlan = (accountId: AccountId, input: PlanInput, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
     const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
     yield* passOtpGate(accountId, otpPinId, otpCode)

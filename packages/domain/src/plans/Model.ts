@@ -2,6 +2,7 @@
  * Disbursement plans and their instalments.
  */
 import { Schema } from "effect"
+import { CustomerId } from "../shared/Ids.js"
 
 export const PlanFrequency = Schema.Literal("daily", "weekly", "monthly")
 export const PlanWeekDay = Schema.Literal("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -20,7 +21,7 @@ export type PlanState = typeof PlanState.Type
 
 export class Plan extends Schema.Class<Plan>("Plan")({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   /**
    * the pot of the current schedule; the whole pot the customer sees is paidBeforeKobo + this
    * (Pot.ts, docs/decisions/plan-patch-after-paid-cycles.md)

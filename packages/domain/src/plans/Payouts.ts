@@ -22,6 +22,7 @@ import { wholePotKobo } from "./Pot.js"
 import * as Schedule from "./Schedule.js"
 import { termsOf } from "./Terms.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export const cycleIndex = (plan: Plan) => plan.cycleBase + plan.nextCycle
 
@@ -32,7 +33,7 @@ export const cycleIndex = (plan: Plan) => plan.cycleBase + plan.nextCycle
 export const nextPayoutFee = (plan: Plan, amountKobo: Kobo) =>
   Effect.map(Settings.get(Settings.NipFees), (schedule) => payoutFee(plan, plan.nextCycle, amountKobo, schedule))
 
-const sourceAccount = (customerId: string) =>
+const sourceAccount = (customerId: CustomerId) =>
   Effect.flatMap(AccountRepo, (repo) => repo.findByCustomerId(customerId)).pipe(
     Effect.flatMap((found) =>
       Option.isSome(found) && found.value.customer.coreAccountNumber !== null

@@ -5,6 +5,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { TransactionPurpose } from "../transactions/Model.js"
 import { PlanConflict } from "./Errors.js"
 import type { Instalment, Plan } from "./Model.js"
+import { CustomerId } from "../shared/Ids.js"
 
 /**
  * Disbursement plans and their instalments. A customer has at most one plan that is not completed
@@ -13,7 +14,7 @@ import type { Instalment, Plan } from "./Model.js"
  */
 export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   /** The customer's plan that is not completed; else their most recently created one. */
-  readonly findForCustomer: (customerId: string) => Effect.Effect<Option.Option<Plan>>
+  readonly findForCustomer: (customerId: CustomerId) => Effect.Effect<Option.Option<Plan>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<Plan>>
   /** Inserts a new plan; PlanConflict when the customer already has one that is not completed. */
   readonly insert: (plan: Plan) => Effect.Effect<Plan, PlanConflict>

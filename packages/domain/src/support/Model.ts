@@ -6,6 +6,7 @@
  * nor `lastMessageAt`, so a customer cannot even tell when staff wrote one.
  */
 import { Schema } from "effect"
+import { CustomerId } from "../shared/Ids.js"
 
 export const TICKET_CATEGORIES = ["general", "deposit", "disbursement", "transfer", "account", "kyc"] as const
 export const TicketCategory = Schema.Literal(...TICKET_CATEGORIES)
@@ -26,7 +27,7 @@ export class Ticket extends Schema.Class<Ticket>("Ticket")({
   id: Schema.String,
   /** the short human reference, `TKT-` and a number from a database sequence (TKT-10001, …); unique */
   reference: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   subject: Schema.String,
   category: TicketCategory,
   /** one of the customer's own transactions, when the case is about one */

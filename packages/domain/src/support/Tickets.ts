@@ -15,6 +15,7 @@ import { type CustomerTicket, type TicketCategory, TicketMessage } from "./Model
 import { SupportRepo } from "./Ports.js"
 import { MAX_ACTIVE_TICKETS, validBody, validSubject } from "./Rules.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export interface OpenTicketInput {
   readonly subject: string
@@ -27,7 +28,7 @@ export interface OpenTicketInput {
 }
 
 /** The customer's ticket, or TicketNotFound (unknown, or another customer's). */
-const ownTicket = (customerId: string, ticketId: string) =>
+const ownTicket = (customerId: CustomerId, ticketId: string) =>
   Effect.flatMap(SupportRepo, (repo) => repo.findById(ticketId)).pipe(
     Effect.flatMap((found) =>
       Option.isSome(found) && found.value.customerId === customerId
@@ -37,7 +38,7 @@ const ownTicket = (customerId: string, ticketId: string) =>
   )
 
 /** Opens a ticket (status open) with its first message. */
-export const openTicket = (accountId: string, input: OpenTicketInput) =>
+export const openTicket = (accountId: AccountId, input: OpenTicketInput) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const subject = yield* validSubject(input.subject)
@@ -77,14 +78,14 @@ export const openTicket = (accountId: string, input: OpenTicketInput) =>
   }).pipe(withSpan("Support.openTicket", { attributes: { accountId } }))
 
 /** The customer's tickets, newest activity first. */
-export const myTickets = (accountId: string, page: PageRequest) =>
+export const myTickets = (accountId: AccountId, page: PageRequest) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     return yield* (yield* SupportRepo).listForCustomer(customer.id, page)
   }).pipe(withSpan("Support.myTickets", { attributes: { accountId } }))
 
 /** One of the customer's tickets and its conversation, oldest message first; no internal notes. */
-export const myTicket = (accountId: string, ticketId: string) =>
+export const myTicket = (accountId: AccountId, ticketId: string) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const ticket = yield* ownTicket(customer.id, ticketId)
@@ -96,7 +97,7 @@ export const myTicket = (accountId: string, ticketId: string) =>
  * The customer's reply: the ticket becomes open (a resolved one is reopened); a closed ticket is
  * TicketClosed. Reopening is not bounded by MAX_ACTIVE_TICKETS: it continues an existing case.
  */
-export const replyAsCustomer = (accountId: string, ticketId: string, message: string) =>
+export const replyAsCustomer = (accountId: AccountId, ticketId: string, message: string) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const body = yield* validBody("message", message)

@@ -2,6 +2,7 @@
  * The Transaction resource: every money movement of a customer.
  */
 import { Schema } from "effect"
+import { CustomerId } from "../shared/Ids.js"
 
 export const TransactionType = Schema.Literal("credit", "debit", "transfer")
 export type TransactionType = typeof TransactionType.Type
@@ -18,7 +19,7 @@ export type TransactionStatus = typeof TransactionStatus.Type
  */
 export class Transaction extends Schema.Class<Transaction>("Transaction")({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   planId: Schema.NullOr(Schema.String),
   type: TransactionType,
   purpose: TransactionPurpose,

@@ -20,6 +20,7 @@ import { newTransfer, type Transfer } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { LEASE } from "./Steps.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export interface ManualTransferInput {
   readonly destinationAccountNumber: string
@@ -52,7 +53,7 @@ const canonicalRequest = (input: ManualTransferInput) =>
  * saga within the request; it answers confirmed or pending, or fails with TransferFailed after its
  * compensation ran.
  */
-export const startManualTransfer = (accountId: string, input: ManualTransferInput) =>
+export const startManualTransfer = (accountId: AccountId, input: ManualTransferInput) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const repo = yield* TransferRepo
@@ -138,7 +139,7 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
  * payouts and their NIP fees) of the customer's plan while it is committed to pay out, `active` or
  * `paused` (its payouts resume once the plan is updated); nothing otherwise.
  */
-const planReserve = (customerId: string, nip: Fees.NipFeeSchedule) =>
+const planReserve = (customerId: CustomerId, nip: Fees.NipFeeSchedule) =>
   Effect.map(
     Effect.flatMap(PlanRepo, (plans) => plans.findForCustomer(customerId)),
     (plan) => Option.isSome(plan) && (plan.value.state === "active" || plan.value.state === "paused") ? reservedFor(plan.value, nip) : 0n

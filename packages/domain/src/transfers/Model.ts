@@ -3,6 +3,7 @@
  */
 import { Schema } from "effect"
 import { TransactionPurpose, TransactionStatus } from "../transactions/Model.js"
+import { CustomerId } from "../shared/Ids.js"
 
 /**
  * A money movement out of the customer's account (manual transfer, payout, Borrow, Extra Cash,
@@ -10,7 +11,7 @@ import { TransactionPurpose, TransactionStatus } from "../transactions/Model.js"
  */
 export class Transfer extends Schema.Class<Transfer>("Transfer")({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   /** the customer's account at the provider, debited */
   sourceAccountNumber: Schema.String,
   planId: Schema.NullOr(Schema.String),

@@ -9,6 +9,7 @@ import * as Support from "../../src/support/index.js"
 import { bankedAda, registerAda, registerBola } from "./Fixtures.js"
 import { type InMemory, InMemoryLayer, Store } from "./InMemory.js"
 import { InMemorySupportLayer, SupportStore } from "./InMemorySupport.js"
+import { AccountId } from "../../src/shared/Ids.js"
 
 type SupportTest = InMemory | Layer.Layer.Success<typeof InMemorySupportLayer>
 
@@ -32,7 +33,7 @@ export const adaAndBola = Effect.gen(function*() {
 })
 
 /** A ticket of the customer, opened after the clock moved a minute (so activity times differ). */
-export const openFor = (accountId: string, subject = "Where is my money?", extra: Partial<Support.OpenTicketInput> = {}) =>
+export const openFor = (accountId: AccountId, subject = "Where is my money?", extra: Partial<Support.OpenTicketInput> = {}) =>
   Effect.zipRight(
     TestClock.adjust("1 minute"),
     Support.openTicket(accountId, { subject, message: "I deposited yesterday and see nothing.", ...extra })
