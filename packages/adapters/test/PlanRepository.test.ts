@@ -5,20 +5,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  Instalment,
-  newTransfer,
-  Notice,
-  NoticeRepo,
-  Plan,
-  PlanConflict,
-  PlanRepo,
-  TransactionRepo,
-  type TransactionPurpose,
-  Transfer,
-  TransferRepo,
-  UnitOfWork
-} from "@app/domain"
+import { CustomerId, Instalment, Notice, NoticeRepo, Plan, PlanConflict, PlanRepo, TransactionRepo, Transfer, TransferRepo, UnitOfWork, newTransfer, type TransactionPurpose } from "@app/domain"
 import { Effect, Either, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"
@@ -36,7 +23,7 @@ const newCustomer = newCustomerOf("plan", "31", at)
 type PlanFields = ConstructorParameters<typeof Plan>[0]
 
 /** An active daily plan of 30 cycles, next due at `at`, unless overridden. */
-const plan = (customerId: string, overrides: Partial<PlanFields> = {}) =>
+const plan = (customerId: CustomerId, overrides: Partial<PlanFields> = {}) =>
   new Plan({
     id: randomUUID(),
     customerId,
@@ -85,7 +72,7 @@ const instalment = (planId: string, cycle: number, overrides: Partial<Constructo
 
 /** A fresh movement of the customer (in flight: one at a time per customer). */
 const transfer = (
-  customerId: string,
+  customerId: CustomerId,
   fields: { planId?: string | null; purpose?: TransactionPurpose; createdAt?: Date; reserveKobo?: bigint } = {}
 ) =>
   newTransfer({
@@ -155,7 +142,7 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         expect(Option.getOrThrow(yield* repo.findById(awaiting.id))).toEqual(awaiting)
 
         expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
-        expect(Option.isNone(yield* repo.findForCustomer(randomUUID()))).toBe(true)
+        expect(Option.isNone(yield* repo.findForCustomer(CustomerId.make(randomUUID())))).toBe(true)
         expect(Option.isNone(yield* repo.lock(randomUUID()))).toBe(true)
       }))
 
@@ -207,7 +194,7 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         const original = yield* repo.insert(plan(customer.id, { leaseUntil: later(5_000) }))
         const changed = new Plan({
           ...original,
-          customerId: randomUUID(),
+          customerId: CustomerId.make(randomUUID()),
           totalAmountKobo: 900_719_925_474_099_312n,
           durationDays: 60,
           frequency: "monthly",
@@ -687,7 +674,7 @@ layer(Repos(), { timeout: "60 seconds" })(`NoticeRepo, TransactionRepo and Trans
       const listed = yield* repo.listForCustomer(customer.id)
       expect(listed).toEqual([recent, old])
       expect(listed[0]).toBeInstanceOf(Notice)
-      expect(yield* repo.listForCustomer(randomUUID())).toEqual([])
+      expect(yield* repo.listForCustomer(CustomerId.make(randomUUID()))).toEqual([])
     }))
 
   it.effect("listForCustomerByPurpose: every row of the purpose, newest first", () =>

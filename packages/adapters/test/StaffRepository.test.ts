@@ -3,7 +3,7 @@
  * unique emails, partial updates, single-use links under concurrency, failed sign-ins by key and
  * window, and the staff token's separation from customer tokens.
  */
-import { AccessTokens, SignInFailures, StaffLink, StaffLinkRepo, StaffMember, StaffRepo, StaffTokens } from "@app/domain"
+import { AccessTokens, AccountId, SignInFailures, StaffLink, StaffLinkRepo, StaffMember, StaffRepo, StaffTokens } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -136,7 +136,7 @@ layer(Repos, { timeout: "60 seconds" })(`staff repositories (${describeBackend()
       expect(yield* staff.verify(token)).toEqual(Option.some({ staffId: id, tokenVersion: 0 }))
       expect(yield* staff.verify((yield* staff.issue(id, 3)).token)).toEqual(Option.some({ staffId: id, tokenVersion: 3 }))
       expect(Option.isNone(yield* customers.verify(token))).toBe(true)
-      const customerToken = yield* customers.issue({ accountId: id, sessionVersion: 0 })
+      const customerToken = yield* customers.issue({ accountId: AccountId.make(id), sessionVersion: 0 })
       expect(Option.isNone(yield* staff.verify(customerToken))).toBe(true)
     }))
 })

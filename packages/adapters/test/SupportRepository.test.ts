@@ -5,7 +5,7 @@
  * conversation (and from its count of messages).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { InternalNote, SupportRepo, SupportStaff, type Ticket, TicketMessage, TransactionRepo } from "@app/domain"
+import { CustomerId, InternalNote, SupportRepo, SupportStaff, TicketMessage, TransactionRepo, type Ticket } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -26,7 +26,7 @@ const message = (ticketId: string, authorId: string, body: string, createdAt: Da
 type Fields = Partial<Pick<Ticket, "category" | "transactionId" | "subject">>
 
 /** Tries to open a ticket for the customer at `when` under the bound `maxActive`, with its first message. */
-const tryOpen = (customerId: string, when: Date, fields: Fields = {}, maxActive = 100) =>
+const tryOpen = (customerId: CustomerId, when: Date, fields: Fields = {}, maxActive = 100) =>
   Effect.gen(function*() {
     const id = randomUUID()
     return yield* (yield* SupportRepo).open({
@@ -44,7 +44,7 @@ const tryOpen = (customerId: string, when: Date, fields: Fields = {}, maxActive 
   })
 
 /** Opens a ticket (bound 100); the stored ticket. */
-const open = (customerId: string, when: Date, fields: Fields = {}) => Effect.map(tryOpen(customerId, when, fields), Option.getOrThrow)
+const open = (customerId: CustomerId, when: Date, fields: Fields = {}) => Effect.map(tryOpen(customerId, when, fields), Option.getOrThrow)
 
 const hire = Effect.gen(function*() {
   const id = randomUUID()
