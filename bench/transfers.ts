@@ -26,7 +26,7 @@
  */
 import { AppConfig, adaptersLayer, loadAppConfig } from "@app/adapters"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
-import { CoreBanking, PasswordHasher, TransferRepo, Transfers } from "@app/domain"
+import { AccountId, CoreBanking, PasswordHasher, TransferRepo, Transfers } from "@app/domain"
 import { conservation, SandboxBankInMemory, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import { Cause, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
@@ -138,7 +138,7 @@ const MainLive = ProviderLive.pipe(
 // ---------------------------------------------------------------------------------------------
 
 interface BenchCustomer {
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly destinationAccountName: string
   readonly nipSessionId: string
 }

@@ -4,7 +4,7 @@
  * the closure job), every refusal, a deletion that fails part-way (rolled back, staff alerted),
  * and a re-registration with the freed email, phone and BVN that sees nothing of the old account.
  */
-import { Alerts, Lifecycle, Transfers } from "@app/domain"
+import { Alerts, CustomerId, Lifecycle, Transfers } from "@app/domain"
 import { CoreBanking } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
@@ -51,7 +51,7 @@ const expectDeleted = (result: any) => {
   expect(retainUntil - Date.now()).toBeLessThan(5 * YEAR_MS + 3 * 24 * 3600_000)
 }
 
-const rowsOf = (customerId: string) =>
+const rowsOf = (customerId: CustomerId) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const count = (table: string) =>

@@ -5,7 +5,7 @@
  * and a staff alert, an ambiguous answer requeried, and a stale NIP session refreshed. After each,
  * the books balance.
  */
-import { Alerts, CoreBanking, Plans, Transfers } from "@app/domain"
+import { AccountId, Alerts, CoreBanking, Plans, Transfers } from "@app/domain"
 import { referencesOf, TransferPolicy } from "@app/domain/transfers/Saga"
 import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -32,7 +32,7 @@ const funded = (tag: string) =>
     return c
   })
 
-const transfer = (accountId: string, destination: string, amount = AMOUNT) => startTransfer(accountId, destination, amount)
+const transfer = (accountId: AccountId, destination: string, amount = AMOUNT) => startTransfer(accountId, destination, amount)
 
 interface Row {
   readonly status: string

@@ -8,7 +8,7 @@
  * requester approving their own four-eyes request, a second resolution, a movement still driven by
  * the saga, a deposit.
  */
-import { CoreBanking, Lifecycle, Plans, referenceFor, Transfers } from "@app/domain"
+import { CoreBanking, CustomerId, Lifecycle, Plans, Transfers, referenceFor } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -63,7 +63,7 @@ interface Row {
   readonly feeKobo: string
 }
 
-const movements = (customerId: string, purpose: string) =>
+const movements = (customerId: CustomerId, purpose: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<Row>`
       SELECT id, status, transfer_state, reversal_state, restored, amount_kobo, fee_kobo FROM transactions
@@ -97,7 +97,7 @@ const auditOf = (transactionId: string) =>
     )
 
 /** The plan's payouts that reached the bank and were confirmed. */
-const confirmedPayouts = (customerId: string) =>
+const confirmedPayouts = (customerId: CustomerId) =>
   Effect.map(movements(customerId, "disbursement"), (rows) => rows.filter((r) => r.status === "confirmed"))
 
 /** A PATCH of the plan to a good withdrawal account, behind the OTP gate. */

@@ -1,11 +1,11 @@
 /** The HTTP contract of customers in the back office: the directory and one customer's file. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CustomerSort, CustomerStatus, KoboString, KycStatus, type Notice, StaffAccess } from "@app/domain"
+import { AccountId, CustomerId, CustomerSort, CustomerStatus, KoboString, KycStatus, StaffAccess, type Notice } from "@app/domain"
 import { Schema } from "effect"
 import { PlanView } from "../plans/Views.js"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
-import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { Body, msg, Uuid, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
@@ -13,8 +13,8 @@ import { AuditEntryView } from "./AuditApi.js"
 import { StaffTicketView } from "./SupportDeskApi.js"
 
 export const CustomerSummaryView = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: CustomerId,
+  accountId: AccountId,
   firstName: Schema.NullOr(Schema.String),
   lastName: Schema.NullOr(Schema.String),
   email: Schema.String,
@@ -77,7 +77,7 @@ const DirectoryQuery = Body({
   ...pageFields
 })
 
-const CustomerId = HttpApiSchema.param("id", Uuid)
+const CustomerIdParam = HttpApiSchema.param("id", UuidOf(CustomerId))
 
 export const FreezeOutcomeView = Schema.Struct({
   frozen: Schema.Boolean,
@@ -110,13 +110,13 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       )
   )
   .add(
-    HttpApiEndpoint.get("detail")`/${CustomerId}`
+    HttpApiEndpoint.get("detail")`/${CustomerIdParam}`
       .addSuccess(success("Admin", CustomerFileView))
       .addError(failuresOf(400, 401, 403, 404))
       .annotate(OpenApi.Description, "One customer: KYC, plan, recent transactions, notices, tickets and audit trail; never a hash or secret.")
   )
   .add(
-    HttpApiEndpoint.post("freeze")`/${CustomerId}/freeze`
+    HttpApiEndpoint.post("freeze")`/${CustomerIdParam}/freeze`
       .setPayload(FreezeBody)
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer frozen." }))
       .addError(failuresOf(400, 401, 403, 404, 409))
@@ -128,7 +128,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       )
   )
   .add(
-    HttpApiEndpoint.post("unfreeze")`/${CustomerId}/unfreeze`
+    HttpApiEndpoint.post("unfreeze")`/${CustomerIdParam}/unfreeze`
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer unfrozen." }))
       .addSuccess(pendingApproval("Unfreeze filed for a second member's approval."))
       .addError(failuresOf(400, 401, 403, 404, 409, 502))

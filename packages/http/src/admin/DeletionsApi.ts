@@ -1,6 +1,6 @@
 /** The HTTP contract of deletion review in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { KoboString, type StaffAccess } from "@app/domain"
+import { CustomerId, KoboString, type StaffAccess } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
@@ -9,7 +9,7 @@ import { StaffAuthentication } from "../shared/Security.js"
 
 export const DeletionView = Schema.Struct({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   status: Schema.Literal("pending_review", "reviewed"),
   via: Schema.NullOr(Schema.String),
   counts: Schema.Record({ key: Schema.String, value: Schema.Number }).annotations({

@@ -1,10 +1,10 @@
 /** The HTTP contract of the ledger in the back office: search, disbursements, failed payouts, requery. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { StaffAccess, TransactionPurpose, TransactionStatus } from "@app/domain"
+import { CustomerId, StaffAccess, TransactionPurpose, TransactionStatus } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
-import { Body, CalendarDate, KoboQuery, msg, Uuid } from "../shared/Schemas.js"
+import { Body, CalendarDate, KoboQuery, msg, Uuid, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
@@ -22,7 +22,7 @@ const dayRange = <T extends { readonly from?: string; readonly to?: string }>(q:
 const SearchQuery = Body({
   id: opt(Uuid),
   reference: opt(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40, msg("Must be at most 40 characters")))),
-  customerId: opt(Uuid),
+  customerId: opt(UuidOf(CustomerId)),
   status: opt(Status),
   purpose: opt(Purpose),
   from: opt(CalendarDate),

@@ -4,11 +4,11 @@
  * resolve and close. Staff views name who wrote each message; customer views never do.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { type InternalNote, type StaffTicket, Support, type Ticket, TicketStatus, type TicketMessage } from "@app/domain"
+import { CustomerId, Support, TicketStatus, type InternalNote, type StaffTicket, type Ticket, type TicketMessage } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
-import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { Body, msg, Uuid, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { Category, MessageBody, Text } from "../support/Api.js"
 import { ticketView, TicketView } from "../support/Views.js"
@@ -19,7 +19,7 @@ const NoteBody = Text(Support.BODY_MIN, Support.BODY_MAX, "the internal note")
 
 export const StaffTicketView = Schema.Struct({
   ...TicketView.fields,
-  customerId: Schema.String,
+  customerId: CustomerId,
   assignedStaffId: Schema.NullOr(Schema.String)
 })
 
@@ -48,7 +48,7 @@ const QueueQuery = Body({
     Schema.Union(Uuid, Schema.Literal("none")).annotations({ description: "a staff id, or none for unassigned tickets" }),
     { exact: true }
   ),
-  customerId: Schema.optionalWith(Uuid, { exact: true }),
+  customerId: Schema.optionalWith(UuidOf(CustomerId), { exact: true }),
   ...pageFields
 })
 

@@ -1,12 +1,12 @@
 /** What the plan endpoints answer: the plan, its quotes, and the movements of Borrow and Extra Cash. */
-import { KoboString, type Plan, PlanFrequency, Plans, PlanState, PlanWeekDay, type Transfer } from "@app/domain"
+import { CustomerId, KoboString, PlanFrequency, PlanState, PlanWeekDay, Plans, type Plan, type Transfer } from "@app/domain"
 import { Schema } from "effect"
 import { movementView, MovementView } from "../transfers/Views.js"
 
 /** The spec's DisbursementPlan, plus status, cycle counts, bank name and timestamps. */
 export const PlanView = Schema.Struct({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   /** the regular per-cycle amount (the last instalment also carries the remainder) */
   amount: KoboString,
   totalAmountKobo: KoboString,
