@@ -8,6 +8,9 @@ import { freeLease, LeaseHolder } from "../concurrency/LeaseHolder.js"
 import { makeLean } from "../sql/LeanStatements.js"
 import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
+// Hand-written SQL, not SqlSchema: lease claims (FOR UPDATE SKIP LOCKED), guarded updates, and rows made with
+// instanceOf (no second class check) on the transfer hot path.
+
 /** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
 const TransferRow = Schema.Struct({
   ...Transfer.fields,
