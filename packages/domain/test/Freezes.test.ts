@@ -19,7 +19,7 @@ import { AlertStore, FakeBank } from "./support/InMemory.js"
 import { InMemoryFreezesLive, makeFeed } from "./support/InMemoryFreezes.js"
 import { TransferStore } from "./support/InMemoryTransfers.js"
 import { fundedAda, statusOf, withLifecycle } from "./support/LifecycleFixtures.js"
-import { AccountId, CustomerId } from "../src/shared/Ids.js"
+import { AccountId, CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const ADMIN = staff("admin", 1)
 const ADMIN2 = staff("admin", 2)
@@ -280,7 +280,7 @@ describe("movement audit", () => {
       const fold = MovementAudit.foldMovementChanges.pipe(Effect.provideService(MovementAudit.MovementChangeFeed, feed))
       const change = (n: number, before: Audit.Json | null, after: Audit.Json) => ({
         id: String(n),
-        transactionId: `t-${Math.ceil(n / 2)}`,
+        transactionId: TransactionId.make(`t-${Math.ceil(n / 2)}`),
         customerId: CustomerId.make("c-1"),
         before,
         after,

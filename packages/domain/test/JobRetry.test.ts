@@ -20,7 +20,7 @@ import { FakeBank } from "./support/FakeBank.js"
 import { AuditRows, InMemoryAuditLive } from "./support/InMemoryAudit.js"
 import { InMemoryPlansLive, PlanStore } from "./support/InMemoryPlans.js"
 import { InMemoryTransfersLive, TransferStore } from "./support/InMemoryTransfers.js"
-import { CustomerId } from "../src/shared/Ids.js"
+import { CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const withPlans = <A, E>(effect: Effect.Effect<A, E, any>) =>
   inMemory(Effect.provide(effect, Layer.mergeAll(InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive)), InMemoryAuditLive)))
@@ -132,7 +132,7 @@ describe("jobs failed --retry", () => {
       expect((yield* Effect.flip(retryFailedPayout(ADMIN, confirmed.id))).message).toContain("is not a failed payout (disbursement, confirmed)")
       const deposit = (yield* (yield* TransactionRepo).listForCustomer(ada.customerId, { page: 1, pageSize: 10 })).items[0]!
       expect(yield* Effect.flip(retryFailedPayout(ADMIN, deposit.id))).toMatchObject({ _tag: "JobRetryRefused", message: `transaction ${deposit.id} is not a payout (deposit)` })
-      expect((yield* Effect.flip(retryFailedPayout(ADMIN, "00000000-0000-4000-8000-0000000000ff")))._tag).toBe("AdminTransactionNotFound")
+      expect((yield* Effect.flip(retryFailedPayout(ADMIN, TransactionId.make("00000000-0000-4000-8000-0000000000ff"))))._tag).toBe("AdminTransactionNotFound")
       expect((yield* AuditRows.all).filter((r) => r.action === "job.retry")).toEqual([])
     })))
 })

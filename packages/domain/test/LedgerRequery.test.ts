@@ -14,7 +14,7 @@ import { FakeBank } from "./support/FakeBank.js"
 import { InMemoryLayer, Store } from "./support/InMemory.js"
 import { AuditRows, InMemoryAuditLive } from "./support/InMemoryAudit.js"
 import { activeStaff } from "./support/StaffFixtures.js"
-import { CustomerId } from "../src/shared/Ids.js"
+import { CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const ADMIN = activeStaff("admin", 1)
 const SUPPORT = activeStaff("support", 2)
@@ -22,7 +22,7 @@ const at = new Date("2026-05-01T08:00:00Z")
 
 /** A manual transfer whose outcome we do not know yet: debit and transfer references stored, pending. */
 const pendingTransfer = new Transaction({
-  id: "00000000-0000-4000-8000-00000000a001",
+  id: TransactionId.make("00000000-0000-4000-8000-00000000a001"),
   customerId: CustomerId.make("00000000-0000-4000-8000-00000000c001"),
   planId: null,
   type: "transfer",

@@ -21,7 +21,7 @@ import {Sent} from "./support/InMemory.js"
 import {FakeBank} from "./support/FakeBank.js"
 import {InMemoryPlansLive, PlanStore} from "./support/InMemoryPlans.js"
 import {InMemoryTransfersLive, NoticeStore, TransferStore} from "./support/InMemoryTransfers.js"
-import { AccountId, CustomerId } from "../src/shared/Ids.js"
+import { AccountId, CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const PlansLayer = InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive))
 const withPlans = <A, E>(effect: Effect.Effect<A, E, any>) => inMemory(Effect.provide(effect, PlansLayer))
@@ -376,7 +376,7 @@ describe("payouts that cannot be made", () => {
       expect((yield* Plans.processDuePayouts()).paid).toBe(1)
       // a movement of Ada's mid-saga (its account not yet put back)
       const [first] = yield* TransferStore.all
-      const other = new Transfer({ ...first!, id: "other-movement", idempotencyKey: "other", status: "pending", restored: false })
+      const other = new Transfer({ ...first!, id: TransactionId.make("other-movement"), idempotencyKey: "other", status: "pending", restored: false })
       const store = yield* TransferStore
       yield* Ref.update(store, (m) => new Map(m).set(other.id, other))
 

@@ -7,14 +7,14 @@ import { Transaction } from "../src/transactions/Model.js"
 import * as Reports from "../src/transactions/Reports.js"
 import {bankedAda, bankedBola, inMemory, verifiedAda} from "./support/Fixtures.js"
 import {Store} from "./support/InMemory.js"
-import { AccountId, CustomerId } from "../src/shared/Ids.js"
+import { AccountId, CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 let sequence = 0
 
 /** A Transaction row (a confirmed deposit unless overridden). */
 const row = (customerId: CustomerId, createdAt: string, overrides: Partial<ConstructorParameters<typeof Transaction>[0]> = {}) =>
   new Transaction({
-    id: `00000000-0000-4000-8000-${(++sequence).toString().padStart(12, "0")}`,
+    id: TransactionId.make(`00000000-0000-4000-8000-${(++sequence).toString().padStart(12, "0")}`),
     customerId,
     planId: null,
     type: "credit",

@@ -13,7 +13,7 @@ import {bankedAda, inMemory} from "./support/Fixtures.js"
 import {FakeBank, type Operation} from "./support/FakeBank.js"
 import {AlertStore, Sent} from "./support/InMemory.js"
 import {InMemoryTransfersLive} from "./support/InMemoryTransfers.js"
-import { CustomerId } from "../src/shared/Ids.js"
+import { CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const AMOUNT = 250_000n
 const FEE = 2_688n
@@ -27,7 +27,7 @@ const storeMovement = (customerId: CustomerId, accountNumber: string, destinatio
     const enquiry = yield* (yield* CoreBanking).nameEnquiry({ accountNumber: destination, bankCode: "000013" })
     const at = new Date(yield* Clock.currentTimeMillis)
     const transfer = newTransfer({
-      id: yield* (yield* Ids).next,
+      id: TransactionId.make(yield* (yield* Ids).next),
       customerId,
       sourceAccountNumber: accountNumber,
       planId: null,

@@ -22,7 +22,7 @@ import { can, type Permission } from "./Permissions.js"
 import { PermissionDenied } from "./StaffErrors.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
-import { CustomerId } from "../shared/Ids.js"
+import { CustomerId, TransactionId } from "../shared/Ids.js"
 
 export const ApprovalAction = Schema.Union(
   Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
@@ -35,7 +35,7 @@ export const ApprovalAction = Schema.Union(
     freezeId: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
   }),
   Schema.TaggedStruct("movement.resolve", {
-    transactionId: Schema.String,
+    transactionId: TransactionId,
     outcome: MovementResolution.ResolutionOutcome,
     note: Schema.String
   })

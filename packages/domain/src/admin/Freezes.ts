@@ -40,7 +40,7 @@ import { AdminCustomerNotFound } from "./Customers.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
-import { CustomerId } from "../shared/Ids.js"
+import { CustomerId, StaffId } from "../shared/Ids.js"
 
 export const FreezeState = Schema.Literal("pending_provider", "frozen", "no_core_account", "provider_failed", "provider_unknown")
 export type FreezeState = typeof FreezeState.Type
@@ -49,7 +49,7 @@ export class CustomerFreeze extends Schema.Class<CustomerFreeze>("CustomerFreeze
   id: Schema.String,
   customerId: CustomerId,
   /** the staff member who froze, null for a record opened by the system */
-  staffId: Schema.NullOr(Schema.String),
+  staffId: Schema.NullOr(StaffId),
   reason: Schema.String,
   /** the status before the freeze (restored by the unfreeze when it was not active) */
   previousStatus: Schema.String,

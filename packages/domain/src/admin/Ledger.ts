@@ -14,7 +14,7 @@ import { now } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
-import { CustomerId } from "../shared/Ids.js"
+import { CustomerId, TransactionId } from "../shared/Ids.js"
 
 export interface LedgerFilter {
   readonly id?: string
@@ -81,7 +81,7 @@ const ask = (reference: string | null) =>
     )
 
 /** POST /admin/transactions/{id}/requery: read-only; audited. */
-export const requery = (actor: StaffMember, transactionId: string) =>
+export const requery = (actor: StaffMember, transactionId: TransactionId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "transactions:requery")
     const found = yield* (yield* TransactionRepo).findById(transactionId)

@@ -49,7 +49,7 @@ import { NoClosureDestination } from "./Errors.js"
 import { AccountClosure } from "./Model.js"
 import { ClosureRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
-import { AccountId, CustomerId } from "../shared/Ids.js"
+import { AccountId, CustomerId, TransactionId } from "../shared/Ids.js"
 
 /** The reason sent to the provider with the freeze of a closed account. */
 export const CLOSE_FREEZE_REASON = "Account closed by the customer"
@@ -151,7 +151,7 @@ export const startClosure = (found: AccountWithCustomer, request: ClosureRequest
     const fee = Fees.quote(amountKobo, nip)
     const ids = yield* Ids
     const closureId = yield* ids.next
-    const transferId = yield* ids.next
+    const transferId = TransactionId.make(yield* ids.next)
     const started = yield* Effect.uninterruptible(atomically(Effect.gen(function*() {
       const at = yield* now
       const plans = yield* PlanRepo

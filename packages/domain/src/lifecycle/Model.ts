@@ -3,7 +3,7 @@
  * deletion record that staff review.
  */
 import { Schema } from "effect"
-import { CustomerId } from "../shared/Ids.js"
+import { CustomerId, PlanId, TransactionId } from "../shared/Ids.js"
 
 /**
  * - closing: the sweep movement was started (or there was nothing to sweep); the customer is
@@ -20,10 +20,10 @@ export class AccountClosure extends Schema.Class<AccountClosure>("AccountClosure
   idempotencyKey: Schema.String,
   requestHash: Schema.String,
   /** the sweep movement; null when the balance could not cover the NIP fee (nothing was sent) */
-  transactionId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(TransactionId),
   amountKobo: Schema.BigIntFromSelf,
   /** the plan ended by the closure, if the customer had an open one */
-  planId: Schema.NullOr(Schema.String),
+  planId: Schema.NullOr(PlanId),
   status: ClosureStatus,
   /** the provider's reference of the freeze (kept for an unfreeze) */
   freezeReference: Schema.NullOr(Schema.String),
@@ -49,7 +49,7 @@ export class DeletionRecord extends Schema.Class<DeletionRecord>("DeletionRecord
   status: Schema.Literal("pending_review", "reviewed"),
   via: Schema.NullOr(Schema.String),
   counts: Schema.Record({ key: Schema.String, value: Schema.Number }),
-  planId: Schema.NullOr(Schema.String),
+  planId: Schema.NullOr(PlanId),
   /** the withdrawable balance last read from the provider (null: unknown or no bank account) */
   lastBalanceKobo: Schema.NullOr(Schema.BigIntFromSelf),
   retainUntil: Schema.DateFromSelf,

@@ -11,7 +11,7 @@ import { now } from "../shared/UseCase.js"
 import { Notice } from "./Model.js"
 import { NoticeRepo, Notifier } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
-import { CustomerId } from "../shared/Ids.js"
+import { CustomerId, PlanId, TransactionId } from "../shared/Ids.js"
 
 export type NoticeKind =
   | "plan_depleted"
@@ -27,8 +27,8 @@ export interface RaiseNotice {
   readonly kind: NoticeKind
   readonly subject: string
   readonly message: string
-  readonly planId?: string | null
-  readonly transactionId?: string | null
+  readonly planId?: PlanId | null
+  readonly transactionId?: TransactionId | null
 }
 
 export const raise = (input: RaiseNotice) =>

@@ -8,7 +8,6 @@ import { banks } from "../banking/Caches.js"
 import { NoBankAccount } from "../banking/Errors.js"
 import * as Beneficiaries from "../beneficiaries/Beneficiaries.js"
 import * as Settings from "../settings/Settings.js"
-import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { activateIfFunded } from "./Activation.js"
 import { InvalidPlanTerms, PayoutInProgress, PlanNotFound } from "./Errors.js"
@@ -19,7 +18,7 @@ import { findPlan, requireCustomer } from "./Queries.js"
 import * as Schedule from "./Schedule.js"
 import { type PlanInput, termsOf, validateTerms } from "./Terms.js"
 import { withSpan } from "../shared/Spans.js"
-import { AccountId } from "../shared/Ids.js"
+import { AccountId, PlanId, newId } from "../shared/Ids.js"
 
 /** A verified destination account (a plan's withdrawal account; also where a closure sweeps to). */
 export interface Destination {
@@ -105,7 +104,7 @@ export const upsertPlan = (accountId: AccountId, input: PlanInput, otp: OtpProof
     const at = yield* now
     const plan = yield* repo.insert(
       new Plan({
-        id: yield* (yield* Ids).next,
+        id: yield* newId(PlanId),
         customerId: customer.id,
         totalAmountKobo: input.totalAmountKobo,
         durationDays: terms.durationDays,
@@ -158,7 +157,7 @@ const scheduleChanged = (plan: Plan, input: PlanInput, terms: Schedule.ScheduleT
  * refused (400 by field) when nothing would be left to pay them with.
  */
 export const edit = (
-  planId: string,
+  planId: PlanId,
   input: PlanInput,
   terms: Schedule.ScheduleTerms,
   cycles: number,

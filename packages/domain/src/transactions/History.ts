@@ -11,7 +11,7 @@ import type { PageRequest } from "../shared/Paging.js"
 import { TransactionNotFound } from "./Errors.js"
 import { TransactionRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
-import { AccountId } from "../shared/Ids.js"
+import { AccountId, TransactionId } from "../shared/Ids.js"
 
 /** The provider's own postings of the account, as it reports them. */
 export const providerTransactions = (accountId: AccountId) =>
@@ -32,7 +32,7 @@ export const transactionsOf = (found: AccountWithCustomer, page: PageRequest) =>
   }).pipe(withSpan("Banking.transactions", { attributes: { accountId: found.account.id } }))
 
 /** One Transaction row of this customer; TransactionNotFound for someone else's. */
-export const transaction = (accountId: AccountId, transactionId: string) =>
+export const transaction = (accountId: AccountId, transactionId: TransactionId) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const found = yield* (yield* TransactionRepo).findById(transactionId)

@@ -11,7 +11,7 @@ import { reservedFor } from "../plans/Activation.js"
 import { PlanRepo } from "../plans/Ports.js"
 import * as Settings from "../settings/Settings.js"
 import type { Kobo } from "../shared/Money.js"
-import { Ids, SecretHasher } from "../shared/Ports.js"
+import { SecretHasher } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { IdempotencyConflict, InsufficientBalance, MovementInFlight, TransferFailed, WithdrawalsNotAllowed } from "./Errors.js"
 import { driveFresh } from "./Executor.js"
@@ -20,7 +20,7 @@ import { newTransfer, type Transfer } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { LEASE } from "./Steps.js"
 import { withSpan } from "../shared/Spans.js"
-import { AccountId, CustomerId } from "../shared/Ids.js"
+import { AccountId, CustomerId, TransactionId, newId } from "../shared/Ids.js"
 
 export interface ManualTransferInput {
   readonly destinationAccountNumber: string
@@ -96,7 +96,7 @@ export const startManualTransfer = (accountId: AccountId, input: ManualTransferI
       (yield* Beneficiaries.lookup(input.destinationAccountNumber, input.destinationBankCode)).nipSessionId
     const at = yield* now
     const transfer = newTransfer({
-      id: yield* (yield* Ids).next,
+      id: yield* newId(TransactionId),
       customerId: customer.id,
       sourceAccountNumber: customer.coreAccountNumber,
       planId: null,

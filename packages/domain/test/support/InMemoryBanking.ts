@@ -5,7 +5,7 @@ import { Transaction } from "../../src/transactions/Model.js"
 import { BeneficiaryRepo } from "../../src/beneficiaries/Ports.js"
 import { TransactionRepo } from "../../src/transactions/Ports.js"
 import { type State, Store } from "./InMemoryStore.js"
-import { CustomerId } from "../../src/shared/Ids.js"
+import { CustomerId, TransactionId } from "../../src/shared/Ids.js"
 
 export const TransactionRepoLive = Layer.effect(
   TransactionRepo,
@@ -16,7 +16,7 @@ export const TransactionRepoLive = Layer.effect(
           st.transactions.some((t) => t.customerId === deposit.customerId && t.providerReference === deposit.providerReference)
         ) return [false, st]
         const row = new Transaction({
-          id: deposit.id,
+          id: TransactionId.make(deposit.id),
           customerId: deposit.customerId,
           planId: null,
           type: "credit",
