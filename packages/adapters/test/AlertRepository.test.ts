@@ -4,7 +4,7 @@
  * run in parallel on several connections.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Alerts, CustomerId } from "@app/domain"
+import { Alerts, CustomerId, TransactionId } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -20,7 +20,7 @@ const later = (ms: number) => new Date(at.getTime() + ms)
 /** A new alert as raiseAlert builds it; a unique dedup key unless one is given. */
 const newAlert = (n: Partial<{ dedupKey: string; kind: Alerts.AlertKind; raisedAt: Date; customerId: CustomerId | null }> = {}) => {
   const kind = n.kind ?? "reversal_refused"
-  const transactionId = randomUUID()
+  const transactionId = TransactionId.make(randomUUID())
   return new Alerts.StaffAlert({
     id: randomUUID(),
     kind,

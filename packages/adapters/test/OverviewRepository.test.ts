@@ -4,7 +4,7 @@
  * series, read through the use case; sums past 2^53 stay exact.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { CustomerId, OverviewStats, StaffAccess, StaffMember } from "@app/domain"
+import { CustomerId, OverviewStats, StaffAccess, StaffId, StaffMember } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
@@ -16,7 +16,7 @@ import { newCustomer } from "../src/testing/Customers.js"
 const Repos = adaptersLayer(TestSqlLayer).pipe(Layer.provide(AppConfigTest()))
 
 const officer = new StaffMember({
-  id: randomUUID(),
+  id: StaffId.make(randomUUID()),
   email: "officer@example.com",
   firstName: null,
   lastName: null,

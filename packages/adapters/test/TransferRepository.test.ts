@@ -4,7 +4,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
-import { CustomerId, MovementInFlight, MovementLost, TransactionRepo, Transfer, TransferRepo, UnitOfWork, newTransfer, type TransferPatch } from "@app/domain"
+import { CustomerId, MovementInFlight, MovementLost, PlanId, TransactionId, TransactionRepo, Transfer, TransferRepo, UnitOfWork, newTransfer, type TransferPatch } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -24,7 +24,7 @@ const newCustomer = newCustomerOf("transfer", "30", at)
 const transfer = (customerId: CustomerId, overrides: Partial<ConstructorParameters<typeof Transfer>[0]> = {}) =>
   new Transfer({
     ...newTransfer({
-    id: randomUUID(),
+    id: TransactionId.make(randomUUID()),
     customerId,
     sourceAccountNumber: "3000000001",
     planId: null,
@@ -61,7 +61,7 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         const repo = yield* TransferRepo
         const customer = yield* newCustomer
         const full = transfer(customer.id, {
-          planId: randomUUID(),
+          planId: PlanId.make(randomUUID()),
           purpose: "disbursement",
           amountKobo: 9_007_199_254_740_993n,
           feeKobo: 9_007_199_254_740_995n,
