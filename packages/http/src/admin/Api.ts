@@ -3,10 +3,10 @@
  * signed-in member with their permissions, inviting staff and sending links (admin bearer).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { StaffRole } from "@app/domain"
+import { StaffRole, StaffId } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, NoData, success } from "../shared/Envelope.js"
-import { AnyPassword, Body, Email, msg, Name, Uuid } from "../shared/Schemas.js"
+import { AnyPassword, Body, Email, msg, Name, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { LinkView, MeView, SentLinkView, SessionView, StaffView } from "./Views.js"
 
@@ -19,7 +19,7 @@ const StaffPassword = Schema.Redacted(
 )
 
 const LinkToken = HttpApiSchema.param("token", Schema.String.pipe(Schema.maxLength(200)))
-const StaffId = HttpApiSchema.param("id", Uuid)
+const StaffIdParam = HttpApiSchema.param("id", UuidOf(StaffId))
 const Role = StaffRole.annotations(msg("role must be one of superadmin, admin, support, officer"))
 
 export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
@@ -72,7 +72,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       .annotate(OpenApi.Description, "Superadmin only: a new staff member (role admin unless given) is emailed a link (72 hours) to set a password.")
   )
   .add(
-    HttpApiEndpoint.post("sendLink")`/officers/${StaffId}/send-link`
+    HttpApiEndpoint.post("sendLink")`/officers/${StaffIdParam}/send-link`
       // the whole body is optional: none for a member whose details are complete
       .setPayload(Schema.NullOr(Body({
         firstName: Schema.optionalWith(Name, { exact: true }),
@@ -95,7 +95,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       .annotate(OpenApi.Description, "Ends every session of the signed-in member: each of their staff tokens is refused from now on.")
   )
   .add(
-    HttpApiEndpoint.patch("changeEmail")`/staff/${StaffId}/email`
+    HttpApiEndpoint.patch("changeEmail")`/staff/${StaffIdParam}/email`
       .setPayload(Body({ email: Email }))
       .addSuccess(success("Admin", StaffView, { message: "Email changed." }))
       .addError(failuresOf(400, 401, 403, 404, 409))

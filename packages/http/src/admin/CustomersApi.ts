@@ -1,6 +1,6 @@
 /** The HTTP contract of customers in the back office: the directory and one customer's file. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { AccountId, CustomerId, CustomerSort, CustomerStatus, KoboString, KycStatus, StaffAccess, type Notice } from "@app/domain"
+import { AccountId, CustomerId, CustomerSort, CustomerStatus, KoboString, KycStatus, PlanId, StaffAccess, TransactionId, type Notice } from "@app/domain"
 import { Schema } from "effect"
 import { PlanView } from "../plans/Views.js"
 import { failuresOf, success } from "../shared/Envelope.js"
@@ -46,7 +46,7 @@ export const customerSummaryView = (c: StaffAccess.Customers.CustomerSummary) =>
   createdAt: c.createdAt.toISOString()
 })
 
-const NoticeView = Schema.Struct({ id: Schema.String, kind: Schema.String, message: Schema.String, planId: Schema.NullOr(Schema.String), transactionId: Schema.NullOr(Schema.String), createdAt: Schema.String })
+const NoticeView = Schema.Struct({ id: Schema.String, kind: Schema.String, message: Schema.String, planId: Schema.NullOr(PlanId), transactionId: Schema.NullOr(TransactionId), createdAt: Schema.String })
 export const noticeView = (n: Notice) => ({ id: n.id, kind: n.kind, message: n.message, planId: n.planId, transactionId: n.transactionId, createdAt: n.createdAt.toISOString() })
 
 export const CustomerFileView = Schema.Struct({

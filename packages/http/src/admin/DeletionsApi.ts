@@ -1,6 +1,6 @@
 /** The HTTP contract of deletion review in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CustomerId, KoboString, type StaffAccess } from "@app/domain"
+import { CustomerId, KoboString, PlanId, type StaffAccess } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
@@ -15,7 +15,7 @@ export const DeletionView = Schema.Struct({
   counts: Schema.Record({ key: Schema.String, value: Schema.Number }).annotations({
     description: "what was tied to the customer: transactions, beneficiaries, plans, notices, sessions, spendings, tickets"
   }),
-  planId: Schema.NullOr(Schema.String),
+  planId: Schema.NullOr(PlanId),
   lastBalanceKobo: Schema.NullOr(KoboString),
   retainUntil: Schema.String,
   createdAt: Schema.String,

@@ -1,6 +1,6 @@
 /** The HTTP contract of app settings and staff alerts in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Alerts } from "@app/domain"
+import { Alerts, TransactionId } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, NoData, success } from "../shared/Envelope.js"
 import { Body, Uuid } from "../shared/Schemas.js"
@@ -23,7 +23,7 @@ export const AlertView = Schema.Struct({
   severity: Alerts.AlertSeverity,
   dedupKey: Schema.String,
   customerId: Schema.NullOr(Schema.String),
-  transactionId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(TransactionId),
   message: Schema.String,
   occurrences: Schema.Number,
   firstRaisedAt: Schema.String,

@@ -4,7 +4,7 @@
  * resolve and close. Staff views name who wrote each message; customer views never do.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CustomerId, Support, TicketStatus, type InternalNote, type StaffTicket, type Ticket, type TicketMessage } from "@app/domain"
+import { CustomerId, StaffId, Support, TicketStatus, type InternalNote, type StaffTicket, type Ticket, type TicketMessage, TicketId } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
@@ -13,7 +13,7 @@ import { StaffAuthentication } from "../shared/Security.js"
 import { Category, MessageBody, Text } from "../support/Api.js"
 import { ticketView, TicketView } from "../support/Views.js"
 
-const TicketId = HttpApiSchema.param("id", Uuid)
+const TicketIdParam = HttpApiSchema.param("id", UuidOf(TicketId))
 const Status = TicketStatus.annotations(msg("status must be open, awaiting_customer, resolved or closed"))
 const NoteBody = Text(Support.BODY_MIN, Support.BODY_MAX, "the internal note")
 
@@ -24,7 +24,7 @@ export const StaffTicketView = Schema.Struct({
 })
 
 const StaffMessageView = Schema.Struct({ id: Schema.String, authorKind: Schema.String, authorId: Schema.String, body: Schema.String, createdAt: Schema.String })
-const NoteView = Schema.Struct({ id: Schema.String, staffId: Schema.String, body: Schema.String, createdAt: Schema.String })
+const NoteView = Schema.Struct({ id: Schema.String, staffId: StaffId, body: Schema.String, createdAt: Schema.String })
 
 export const StaffTicketDetailView = Schema.Struct({
   ticket: StaffTicketView,
@@ -61,38 +61,38 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
       .annotate(OpenApi.Description, "Tickets newest activity first, by status, category, assignee (a staff id or none) and customer (support:read).")
   )
   .add(
-    HttpApiEndpoint.get("ticket")`/tickets/${TicketId}`
+    HttpApiEndpoint.get("ticket")`/tickets/${TicketIdParam}`
       .addSuccess(success("Admin", StaffTicketDetailView))
       .addError(failuresOf(400, 401, 403, 404))
   )
   .add(
-    HttpApiEndpoint.post("reply")`/tickets/${TicketId}/messages`
+    HttpApiEndpoint.post("reply")`/tickets/${TicketIdParam}/messages`
       .setPayload(Body({ message: MessageBody }))
       .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }), { status: 201, message: "Reply sent." }))
       .addError(failuresOf(400, 401, 403, 404, 409))
       .annotate(OpenApi.Description, "A reply the customer sees (and is emailed); the ticket then awaits the customer. 409 on a closed ticket.")
   )
   .add(
-    HttpApiEndpoint.post("note")`/tickets/${TicketId}/notes`
+    HttpApiEndpoint.post("note")`/tickets/${TicketIdParam}/notes`
       .setPayload(Body({ note: NoteBody }))
       .addSuccess(success("Admin", NoteView, { status: 201, message: "Note added." }))
       .addError(failuresOf(400, 401, 403, 404))
       .annotate(OpenApi.Description, "An internal note: staff only; it changes nothing a customer can see, not even updatedAt.")
   )
   .add(
-    HttpApiEndpoint.post("assign")`/tickets/${TicketId}/assign`
-      .setPayload(Body({ staffId: Schema.NullOr(Uuid).annotations({ description: "the assignee, or null to unassign" }) }))
+    HttpApiEndpoint.post("assign")`/tickets/${TicketIdParam}/assign`
+      .setPayload(Body({ staffId: Schema.NullOr(UuidOf(StaffId)).annotations({ description: "the assignee, or null to unassign" }) }))
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket assigned." }))
       .addError(failuresOf(400, 401, 403, 404, 409))
   )
   .add(
-    HttpApiEndpoint.post("resolve")`/tickets/${TicketId}/resolve`
+    HttpApiEndpoint.post("resolve")`/tickets/${TicketIdParam}/resolve`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket resolved." }))
       .addError(failuresOf(400, 401, 403, 404, 409))
       .annotate(OpenApi.Description, "Resolved: a customer reply reopens it.")
   )
   .add(
-    HttpApiEndpoint.post("close")`/tickets/${TicketId}/close`
+    HttpApiEndpoint.post("close")`/tickets/${TicketIdParam}/close`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket closed." }))
       .addError(failuresOf(400, 401, 403, 404, 409))
       .annotate(OpenApi.Description, "Closed for good: replies are refused (409 TICKET_CLOSED).")

@@ -1,5 +1,5 @@
 /** What the plan endpoints answer: the plan, its quotes, and the movements of Borrow and Extra Cash. */
-import { CustomerId, KoboString, PlanFrequency, PlanState, PlanWeekDay, Plans, type Plan, type Transfer } from "@app/domain"
+import { CustomerId, KoboString, PlanFrequency, PlanState, PlanWeekDay, Plans, TransactionId, type Plan, type Transfer } from "@app/domain"
 import { Schema } from "effect"
 import { movementView, MovementView } from "../transfers/Views.js"
 
@@ -65,7 +65,7 @@ export const ExtraCashQuoteView = Schema.Struct({
 })
 
 /** The movement row, as POST /transactions/transfer answers, with its id also as transactionId. */
-export const PlanMovementView = Schema.Struct({ ...MovementView.fields, transactionId: Schema.String })
+export const PlanMovementView = Schema.Struct({ ...MovementView.fields, transactionId: TransactionId })
 
 /** The plan as the API shows it (the spec's DisbursementPlan and our extras). */
 export const planView = (plan: Plan, fundingNeededKobo?: bigint) => ({

@@ -3,11 +3,11 @@
  * reply. Every endpoint needs the bearer token. Staff endpoints are the back office's (admin/SupportDeskApi.ts).
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Support, TICKET_CATEGORIES, type TicketCategory } from "@app/domain"
+import { Support, TICKET_CATEGORIES, type TicketCategory, TicketId, TransactionId } from "@app/domain"
 import { Schema } from "effect"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { PageParams } from "../shared/Paging.js"
-import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { Body, msg, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { ReplyView, TicketDetailView, TicketPageView } from "./Views.js"
 
@@ -37,13 +37,13 @@ export const MessageBody = Text(Support.BODY_MIN, Support.BODY_MAX, "the message
 /** A uuid or null, with one message for anything else (a plain NullOr would add "Expected null"). */
 const isUuid = Schema.is(Schema.UUID)
 const UuidOrNull = Schema.Unknown.pipe(
-  Schema.filter((u): u is string | null => u === null || isUuid(u), {
+  Schema.filter((u): u is TransactionId | null => u === null || isUuid(u), {
     ...msg("Must be a valid UUID"),
     jsonSchema: { type: ["string", "null"], format: "uuid" }
   })
 )
 
-const TicketId = HttpApiSchema.param("id", Uuid)
+const TicketIdParam = HttpApiSchema.param("id", UuidOf(TicketId))
 
 export class SupportApi extends HttpApiGroup.make("support")
   .add(
@@ -75,7 +75,7 @@ export class SupportApi extends HttpApiGroup.make("support")
       )
   )
   .add(
-    HttpApiEndpoint.get("get")`/tickets/${TicketId}`
+    HttpApiEndpoint.get("get")`/tickets/${TicketIdParam}`
       .addSuccess(success("Support", TicketDetailView))
       .addError(failuresOf(400, 404))
       .annotate(
@@ -85,7 +85,7 @@ export class SupportApi extends HttpApiGroup.make("support")
       )
   )
   .add(
-    HttpApiEndpoint.post("reply")`/tickets/${TicketId}/messages`
+    HttpApiEndpoint.post("reply")`/tickets/${TicketIdParam}/messages`
       .setPayload(Body({ message: MessageBody }))
       .addSuccess(success("Support", ReplyView, { status: 201, message: "Reply sent." }))
       .addError(failuresOf(400, 404, 409))

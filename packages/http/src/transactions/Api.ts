@@ -3,12 +3,12 @@
  * inbound/outbound report as JSON or CSV. Every endpoint needs the bearer token.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Reports } from "@app/domain"
+import { Reports, TransactionId } from "@app/domain"
 import { Schema } from "effect"
 import { documentCsvResponse } from "../shared/Csv.js"
 import { failuresOf, success } from "../shared/Envelope.js"
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PageParams } from "../shared/Paging.js"
-import { Body, CalendarDate, msg, Uuid } from "../shared/Schemas.js"
+import { Body, CalendarDate, msg, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { TransactionPageView, TransactionReportView, TransactionView } from "./Views.js"
 
@@ -46,7 +46,7 @@ const csvBody =
   "in the window, oldest first; then summary rows (inbound, outbound, net). Sent as an attachment " +
   "named transactions-<from>-to-<to>.csv"
 
-const TransactionId = HttpApiSchema.param("id", Uuid)
+const TransactionIdParam = HttpApiSchema.param("id", UuidOf(TransactionId))
 
 export class TransactionsApi extends HttpApiGroup.make("transactions")
   .add(
@@ -74,7 +74,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
       .annotate(OpenApi.Transform, documentCsvResponse(csvBody))
   )
   .add(
-    HttpApiEndpoint.get("get")`/${TransactionId}`
+    HttpApiEndpoint.get("get")`/${TransactionIdParam}`
       .addSuccess(success("Transaction", TransactionView))
       .addError(failuresOf(400, 404))
       .annotate(OpenApi.Description, "One transaction of the customer; 404 for an unknown id or another customer's.")

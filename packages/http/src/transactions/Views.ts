@@ -1,5 +1,5 @@
 /** What the transaction endpoints answer: the spec's Transaction, a page of them, the report. */
-import { CustomerId, KoboString, Reports, TransactionPurpose, TransactionStatus, TransactionType, type Page, type Transaction } from "@app/domain"
+import { CustomerId, KoboString, PlanId, Reports, TransactionPurpose, TransactionStatus, TransactionType, type Page, type Transaction } from "@app/domain"
 import { Schema } from "effect"
 import { PageView, pageView } from "../shared/Paging.js"
 
@@ -7,7 +7,7 @@ import { PageView, pageView } from "../shared/Paging.js"
 export const TransactionView = Schema.Struct({
   id: Schema.String,
   customerId: CustomerId,
-  planId: Schema.NullOr(Schema.String),
+  planId: Schema.NullOr(PlanId),
   type: TransactionType,
   purpose: TransactionPurpose,
   amountKobo: KoboString,

@@ -1,5 +1,5 @@
 /** What the transfer endpoints answer: the movement row and the NIP fee quote. */
-import { CustomerId, KoboString, TransferSaga, type Transfer } from "@app/domain"
+import { CustomerId, KoboString, PlanId, TransferSaga, type Transfer } from "@app/domain"
 import { Schema } from "effect"
 
 const KoboOut = KoboString
@@ -7,7 +7,7 @@ const KoboOut = KoboString
 export const MovementView = Schema.Struct({
   id: Schema.String,
   customerId: CustomerId,
-  planId: Schema.NullOr(Schema.String),
+  planId: Schema.NullOr(PlanId),
   type: Schema.Literal("transfer"),
   purpose: Schema.String,
   amountKobo: KoboOut,

@@ -2,7 +2,7 @@
  * Helpers of the account lifecycle tests (close-account, delete-account): the requests, the sweep
  * amount computed independently of the server, and what the service and the bank recorded.
  */
-import { AccountId, Alerts, CoreBanking, CustomerId, Transfers } from "@app/domain"
+import { AccountId, Alerts, CoreBanking, CustomerId, TransactionId, Transfers } from "@app/domain"
 import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
@@ -67,7 +67,7 @@ export const alertKindsOf = (customerId: CustomerId) =>
   Effect.map(Alerts.listOpen, (alerts) => alerts.filter((a) => a.customerId === customerId).map((a) => a.kind))
 
 /** Lets the movement's lease run out and its requery fall due, as the clock would. */
-export const due = (transactionId: string) =>
+export const due = (transactionId: TransactionId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`
       UPDATE transactions SET lease_until = ${new Date(Date.now() - 1000)}, next_attempt_at = ${new Date(Date.now() - 1000)}
@@ -85,7 +85,7 @@ export const reconcileSweep = (customerId: CustomerId) =>
   Effect.gen(function*() {
     const [row] = yield* sweepRow(customerId)
     for (let pass = 0; pass < 8 && (yield* sweepRow(customerId))[0]!.status === "pending"; pass++) {
-      yield* due(row!.id)
+      yield* due(TransactionId.make(row!.id))
       yield* Transfers.processDue()
     }
     return (yield* sweepRow(customerId))[0]!.status
