@@ -67,7 +67,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { AppConfig, adaptersLayer, loadAppConfig } from "@app/adapters"
 import { Argon2Options } from "@app/adapters/crypto/Argon2PasswordHasher"
 import { AccessTokensLive } from "@app/adapters/crypto/Hs256AccessTokens"
-import { AccessTokens, AccountRepo, Banking, Ids, type Kobo, PasswordHasher, TransactionRepo } from "@app/domain"
+import { AccessTokens, AccountId, AccountRepo, Banking, CustomerId, Ids, PasswordHasher, TransactionRepo, type Kobo } from "@app/domain"
 import { JOURNAL_FILE, sandboxBankLayer, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import autocannon from "autocannon"
 import { Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
@@ -254,8 +254,8 @@ const startServer = async (
 // ---------------------------------------------------------------------------------------------
 
 interface BenchCustomer {
-  readonly accountId: string
-  readonly customerId: string
+  readonly accountId: AccountId
+  readonly customerId: CustomerId
   readonly accountNumber: string
   readonly email: string
 }

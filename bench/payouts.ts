@@ -52,7 +52,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { AppConfig, adaptersLayer, loadAppConfig } from "@app/adapters"
-import { CoreBanking, Ids, PasswordHasher, Plan, PlanRepo, Plans, PlanSchedule } from "@app/domain"
+import { CoreBanking, Ids, PasswordHasher, Plan, PlanId, PlanRepo, PlanSchedule, Plans } from "@app/domain"
 import { conservation, type ConservationCheck, SandboxBank, SandboxBankInMemory, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import { Cause, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -434,7 +434,7 @@ const program = (bootStart: number, bankPid: number | undefined) =>
       Effect.flatMap(ids.next, (id) =>
         repo.insert(
           new Plan({
-            id,
+            id: PlanId.make(id),
             customerId: c.customerId,
             totalAmountKobo: TOTAL_KOBO,
             durationDays: schedule.terms.durationDays,

@@ -11,19 +11,7 @@ import { bankOneLayer } from "@app/adapters/corebanking/bankone/BankOneCoreBanki
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
 import type { Send } from "@app/adapters/corebanking/Sender"
 import { pgLayer, pgliteLayer } from "@app/adapters/sql/Database"
-import {
-  Account,
-  AccountRepo,
-  Banking,
-  CoreBanking,
-  Customer,
-  Ids,
-  type Kobo,
-  referenceFor,
-  SecretHasher,
-  SecureRandom,
-  TestFunding
-} from "@app/domain"
+import { Account, AccountId, AccountRepo, Banking, CoreBanking, Customer, CustomerId, Ids, SecretHasher, SecureRandom, TestFunding, referenceFor, type Kobo } from "@app/domain"
 import { Context, Duration, Effect, FiberRef, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { randomInt } from "node:crypto"
 import { readdirSync, readFileSync, rmSync } from "node:fs"
@@ -317,8 +305,8 @@ const REFERRAL_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 export const runTag = randomInt(1000, 10_000).toString()
 
 export interface FundedCustomer {
-  readonly accountId: string
-  readonly customerId: string
+  readonly accountId: AccountId
+  readonly customerId: CustomerId
   readonly accountNumber: string
 }
 
@@ -335,8 +323,8 @@ export const makeFundedCustomer = (i: number, passwordHash: string, depositKobo:
     const random = yield* SecureRandom
     const core = yield* CoreBanking
     const at = new Date()
-    const accountId = yield* ids.next
-    const customerId = yield* ids.next
+    const accountId = AccountId.make(yield* ids.next)
+    const customerId = CustomerId.make(yield* ids.next)
     const email = `bench-${runTag}-${i}@example.com`
     const phone = `+2349${runTag}${String(i).padStart(5, "0")}`
     const identity = {

@@ -26,7 +26,7 @@
  */
 import { AppConfig, adaptersLayer, loadAppConfig } from "@app/adapters"
 import * as HttpCoreBanking from "@app/adapters/corebanking/HttpCoreBanking"
-import { CoreBanking, PasswordHasher, TransferRepo, Transfers } from "@app/domain"
+import { AccountId, CoreBanking, PasswordHasher, TransactionId, TransferRepo, Transfers } from "@app/domain"
 import { conservation, SandboxBankInMemory, SandboxServer, sandboxServerLayer } from "@app/sandbox"
 import { Cause, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
@@ -138,7 +138,7 @@ const MainLive = ProviderLive.pipe(
 // ---------------------------------------------------------------------------------------------
 
 interface BenchCustomer {
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly destinationAccountName: string
   readonly nipSessionId: string
 }
@@ -186,7 +186,7 @@ const transferOnce = (c: BenchCustomer) =>
       if (Exit.isSuccess(exit)) return { ms: elapsed, outcome: exit.value.status, transferId: exit.value.id }
       const failure = Cause.failureOption(exit.cause)
       if (Option.isSome(failure)) {
-        const e = failure.value as { _tag?: string; transactionId?: string }
+        const e = failure.value as { _tag?: string; transactionId?: TransactionId }
         return { ms: elapsed, outcome: e._tag ?? "failure", transferId: e.transactionId }
       }
       return { ms: elapsed, outcome: `defect: ${Cause.pretty(exit.cause).split("\n")[0]}`, transferId: undefined }

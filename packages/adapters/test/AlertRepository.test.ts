@@ -4,7 +4,7 @@
  * run in parallel on several connections.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Alerts } from "@app/domain"
+import { Alerts, CustomerId, TransactionId } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -18,15 +18,15 @@ const at = new Date("2026-01-01T10:00:00.000Z")
 const later = (ms: number) => new Date(at.getTime() + ms)
 
 /** A new alert as raiseAlert builds it; a unique dedup key unless one is given. */
-const newAlert = (n: Partial<{ dedupKey: string; kind: Alerts.AlertKind; raisedAt: Date; customerId: string | null }> = {}) => {
+const newAlert = (n: Partial<{ dedupKey: string; kind: Alerts.AlertKind; raisedAt: Date; customerId: CustomerId | null }> = {}) => {
   const kind = n.kind ?? "reversal_refused"
-  const transactionId = randomUUID()
+  const transactionId = TransactionId.make(randomUUID())
   return new Alerts.StaffAlert({
     id: randomUUID(),
     kind,
     severity: Alerts.severityOf[kind],
     dedupKey: n.dedupKey ?? `${kind}:${transactionId}`,
-    customerId: n.customerId === undefined ? randomUUID() : n.customerId,
+    customerId: n.customerId === undefined ? CustomerId.make(randomUUID()) : n.customerId,
     transactionId,
     message: `The bank refused the reversal of movement ${transactionId}: credit it back by hand.`,
     occurrences: 1,

@@ -5,16 +5,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  Account,
-  AccountRepo,
-  type BvnVerifiedDetails,
-  BeneficiaryRepo,
-  Customer,
-  type NewBeneficiary,
-  TransactionRepo,
-  UnitOfWork
-} from "@app/domain"
+import { Account, AccountId, AccountRepo, BeneficiaryRepo, Customer, CustomerId, TransactionRepo, UnitOfWork, type BvnVerifiedDetails, type NewBeneficiary } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"
@@ -28,7 +19,7 @@ const later = (ms: number) => new Date(at.getTime() + ms)
 
 let phoneCounter = 0
 const newAccount = (email: string, customer: Partial<ConstructorParameters<typeof Customer>[0]> = {}) => {
-  const accountId = randomUUID()
+  const accountId = AccountId.make(randomUUID())
   phoneCounter++
   return {
     account: new Account({
@@ -48,7 +39,7 @@ const newAccount = (email: string, customer: Partial<ConstructorParameters<typeo
       updatedAt: at
     }),
     customer: new Customer({
-      id: randomUUID(),
+      id: CustomerId.make(randomUUID()),
       accountId,
       customerStatus: "verified",
       kycStatus: "pending",
@@ -82,7 +73,7 @@ const details = (overrides: Partial<BvnVerifiedDetails> = {}): BvnVerifiedDetail
   ...overrides
 })
 
-const deposit = (customerId: string, providerReference: string, amountKobo: bigint, postedAt = at) => ({
+const deposit = (customerId: CustomerId, providerReference: string, amountKobo: bigint, postedAt = at) => ({
   id: randomUUID(),
   customerId,
   amountKobo,
@@ -91,7 +82,7 @@ const deposit = (customerId: string, providerReference: string, amountKobo: bigi
   now: later(1)
 })
 
-const beneficiary = (customerId: string, accountNumber: string, createdAt = at, bankCode = "000013"): NewBeneficiary => ({
+const beneficiary = (customerId: CustomerId, accountNumber: string, createdAt = at, bankCode = "000013"): NewBeneficiary => ({
   id: randomUUID(),
   customerId,
   accountNumber,
@@ -299,7 +290,7 @@ layer(Repos, { timeout: "60 seconds" })(`banking SQL repositories (${describeBac
         expect(page3).toMatchObject({ page: 3, pageSize: 2, total: 5 })
         expect(page3.items.map((t) => t.amountKobo)).toEqual([100n])
         expect((yield* repo.listForCustomer(customer.id, { page: 4, pageSize: 2 })).items).toEqual([])
-        expect((yield* repo.listForCustomer(randomUUID(), { page: 1, pageSize: 20 })).total).toBe(0)
+        expect((yield* repo.listForCustomer(CustomerId.make(randomUUID()), { page: 1, pageSize: 20 })).total).toBe(0)
       }))
   })
 

@@ -3,7 +3,7 @@
  * or PostgreSQL when TEST_DATABASE_URL is set (where concurrent claims really race on connections).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { StaffAccess, StaffMember, StaffRepo } from "@app/domain"
+import { CustomerId, StaffAccess, StaffId, StaffMember, StaffRepo } from "@app/domain"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -21,7 +21,7 @@ const later = (ms: number) => new Date(at.getTime() + ms)
 
 const staffMember = Effect.gen(function*() {
   const member = new StaffMember({
-    id: randomUUID(),
+    id: StaffId.make(randomUUID()),
     email: `repo-${randomUUID().slice(0, 8)}@kobo.test`,
     firstName: "Staff",
     lastName: "Member",
@@ -35,7 +35,7 @@ const staffMember = Effect.gen(function*() {
   return member
 })
 
-const pendingFreeze = (customerId: string, staffId: string) =>
+const pendingFreeze = (customerId: CustomerId, staffId: StaffId) =>
   new CustomerFreeze({
     id: randomUUID(),
     customerId,
@@ -100,7 +100,7 @@ layer(Repos, { timeout: "60 seconds" })(`freezes, approvals and the movement fee
             note: null
           })
         const setting = approval({ _tag: "settings.update", key: "fees.nip", value: { tiers: [{ upToKobo: null, feeKobo: "5000" }] } }, 1)
-        const unfreeze = approval({ _tag: "customer.unfreeze", customerId: randomUUID(), freezeId: randomUUID() }, 2)
+        const unfreeze = approval({ _tag: "customer.unfreeze", customerId: CustomerId.make(randomUUID()), freezeId: randomUUID() }, 2)
         yield* repo.insert(setting)
         yield* repo.insert(unfreeze)
         expect(Option.getOrThrow(yield* repo.find(setting.id))).toEqual(setting)

@@ -4,7 +4,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountClosure, AccountErasure, AccountRepo, ClosureRepo, DeletionRecord, UnitOfWork } from "@app/domain"
+import { AccountClosure, AccountErasure, AccountRepo, ClosureRepo, CustomerId, DeletionRecord, UnitOfWork } from "@app/domain"
 import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest, DevelopmentSecrets } from "../src/AppConfig.js"
@@ -18,7 +18,7 @@ const Repos = () => adaptersLayer(TestSqlLayer).pipe(Layer.provide(AppConfigTest
 const at = new Date("2026-01-01T10:00:00.000Z")
 const newCustomer = newCustomerOf("lifecycle", "41", at)
 
-const closure = (customerId: string, overrides: Partial<ConstructorParameters<typeof AccountClosure>[0]> = {}) =>
+const closure = (customerId: CustomerId, overrides: Partial<ConstructorParameters<typeof AccountClosure>[0]> = {}) =>
   new AccountClosure({
     id: randomUUID(),
     customerId,

@@ -4,7 +4,7 @@
  * series, read through the use case; sums past 2^53 stay exact.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { OverviewStats, StaffAccess, StaffMember } from "@app/domain"
+import { CustomerId, OverviewStats, StaffAccess, StaffId, StaffMember } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
@@ -16,7 +16,7 @@ import { newCustomer } from "../src/testing/Customers.js"
 const Repos = adaptersLayer(TestSqlLayer).pipe(Layer.provide(AppConfigTest()))
 
 const officer = new StaffMember({
-  id: randomUUID(),
+  id: StaffId.make(randomUUID()),
   email: "officer@example.com",
   firstName: null,
   lastName: null,
@@ -35,14 +35,14 @@ const customer = (createdAt: string, status: string, kyc: string) =>
     return c.id
   })
 
-const movement = (customerId: string, purpose: string, status: string, amountKobo: bigint, feeKobo: bigint, createdAt: string) =>
+const movement = (customerId: CustomerId, purpose: string, status: string, amountKobo: bigint, feeKobo: bigint, createdAt: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`
       INSERT INTO transactions (id, customer_id, type, purpose, amount_kobo, fee_kobo, status, created_at, updated_at)
       VALUES (${randomUUID()}, ${customerId}, ${purpose === "deposit" ? "credit" : "debit"}, ${purpose},
         ${amountKobo.toString()}, ${feeKobo.toString()}, ${status}, ${new Date(createdAt)}, ${new Date(createdAt)})`)
 
-const plan = (customerId: string, state: string) =>
+const plan = (customerId: CustomerId, state: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`
       INSERT INTO disbursement_plans (id, customer_id, total_amount_kobo, duration_days, frequency, scheduled_time, time_zone,

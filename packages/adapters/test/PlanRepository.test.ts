@@ -5,20 +5,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  Instalment,
-  newTransfer,
-  Notice,
-  NoticeRepo,
-  Plan,
-  PlanConflict,
-  PlanRepo,
-  TransactionRepo,
-  type TransactionPurpose,
-  Transfer,
-  TransferRepo,
-  UnitOfWork
-} from "@app/domain"
+import { CustomerId, Instalment, Notice, NoticeRepo, Plan, PlanConflict, PlanId, PlanRepo, TransactionId, TransactionRepo, Transfer, TransferRepo, UnitOfWork, newTransfer, type TransactionPurpose } from "@app/domain"
 import { Effect, Either, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"
@@ -36,9 +23,9 @@ const newCustomer = newCustomerOf("plan", "31", at)
 type PlanFields = ConstructorParameters<typeof Plan>[0]
 
 /** An active daily plan of 30 cycles, next due at `at`, unless overridden. */
-const plan = (customerId: string, overrides: Partial<PlanFields> = {}) =>
+const plan = (customerId: CustomerId, overrides: Partial<PlanFields> = {}) =>
   new Plan({
-    id: randomUUID(),
+    id: PlanId.make(randomUUID()),
     customerId,
     totalAmountKobo: 3_000_000n,
     durationDays: 30,
@@ -67,7 +54,7 @@ const plan = (customerId: string, overrides: Partial<PlanFields> = {}) =>
     ...overrides
   })
 
-const instalment = (planId: string, cycle: number, overrides: Partial<ConstructorParameters<typeof Instalment>[0]> = {}) =>
+const instalment = (planId: PlanId, cycle: number, overrides: Partial<ConstructorParameters<typeof Instalment>[0]> = {}) =>
   new Instalment({
     planId,
     cycle,
@@ -85,11 +72,11 @@ const instalment = (planId: string, cycle: number, overrides: Partial<Constructo
 
 /** A fresh movement of the customer (in flight: one at a time per customer). */
 const transfer = (
-  customerId: string,
-  fields: { planId?: string | null; purpose?: TransactionPurpose; createdAt?: Date; reserveKobo?: bigint } = {}
+  customerId: CustomerId,
+  fields: { planId?: PlanId | null; purpose?: TransactionPurpose; createdAt?: Date; reserveKobo?: bigint } = {}
 ) =>
   newTransfer({
-    id: randomUUID(),
+    id: TransactionId.make(randomUUID()),
     customerId,
     sourceAccountNumber: "3000000001",
     planId: fields.planId ?? null,
@@ -155,7 +142,7 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         expect(Option.getOrThrow(yield* repo.findById(awaiting.id))).toEqual(awaiting)
 
         expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
-        expect(Option.isNone(yield* repo.findForCustomer(randomUUID()))).toBe(true)
+        expect(Option.isNone(yield* repo.findForCustomer(CustomerId.make(randomUUID())))).toBe(true)
         expect(Option.isNone(yield* repo.lock(randomUUID()))).toBe(true)
       }))
 
@@ -207,7 +194,7 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         const original = yield* repo.insert(plan(customer.id, { leaseUntil: later(5_000) }))
         const changed = new Plan({
           ...original,
-          customerId: randomUUID(),
+          customerId: CustomerId.make(randomUUID()),
           totalAmountKobo: 900_719_925_474_099_312n,
           durationDays: 60,
           frequency: "monthly",
@@ -299,9 +286,9 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         const zero = yield* repo.ensureInstalment(instalment(p.id, 0))
         const two = yield* repo.ensureInstalment(instalment(p.id, 2, { kind: "borrow" }))
         expect(yield* repo.listInstalments(p.id)).toEqual([zero, big, two])
-        expect(yield* repo.listInstalments(randomUUID())).toEqual([])
+        expect(yield* repo.listInstalments(PlanId.make(randomUUID()))).toEqual([])
 
-        const transactionId = randomUUID()
+        const transactionId = TransactionId.make(randomUUID())
         const changed = new Instalment({
           ...zero,
           amountKobo: 123n,
@@ -328,23 +315,23 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         const customer = yield* newCustomer
         const p = yield* repo.insert(plan(customer.id))
         // missing: inserted as given
-        const first = instalment(p.id, 0, { transactionId: randomUUID() })
+        const first = instalment(p.id, 0, { transactionId: TransactionId.make(randomUUID()) })
         expect(yield* repo.linkInstalment(first)).toEqual(Option.some(first))
         expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(first)
 
         // open with no attempt (an earlier attempt failed): attempt, amount, due date and updatedAt
         // become the given ones; kind, attempts, createdAt stay
         const free = yield* repo.ensureInstalment(instalment(p.id, 1, { kind: "borrow", attempts: 2 }))
-        const retry = instalment(p.id, 1, { transactionId: randomUUID(), amountKobo: 777n, dueAt: later(50), createdAt: later(51), updatedAt: later(52) })
+        const retry = instalment(p.id, 1, { transactionId: TransactionId.make(randomUUID()), amountKobo: 777n, dueAt: later(50), createdAt: later(51), updatedAt: later(52) })
         const taken = new Instalment({ ...free, transactionId: retry.transactionId, amountKobo: 777n, dueAt: later(50), updatedAt: later(52) })
         expect(yield* repo.linkInstalment(retry)).toEqual(Option.some(taken))
         expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 1))).toEqual(taken)
 
         // linked to an attempt, or paid: none, and the stored one is unchanged
-        expect(yield* repo.linkInstalment(instalment(p.id, 1, { transactionId: randomUUID(), amountKobo: 1n }))).toEqual(Option.none())
+        expect(yield* repo.linkInstalment(instalment(p.id, 1, { transactionId: TransactionId.make(randomUUID()), amountKobo: 1n }))).toEqual(Option.none())
         expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 1))).toEqual(taken)
         const paid = yield* repo.saveInstalment(new Instalment({ ...first, status: "paid", transactionId: null, paidAt: later(60) }))
-        expect(yield* repo.linkInstalment(instalment(p.id, 0, { transactionId: randomUUID() }))).toEqual(Option.none())
+        expect(yield* repo.linkInstalment(instalment(p.id, 0, { transactionId: TransactionId.make(randomUUID()) }))).toEqual(Option.none())
         expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(paid)
       }))
 
@@ -386,7 +373,7 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
       const repo = yield* PlanRepo
       const customer = yield* newCustomer
       const p = yield* repo.insert(plan(customer.id))
-      const transactionId = randomUUID()
+      const transactionId = TransactionId.make(randomUUID())
       const open = yield* repo.ensureInstalment(instalment(p.id, 0, { transactionId }))
       return { repo, p, transactionId, open }
     })
@@ -396,9 +383,9 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         const { repo, p, transactionId, open } = yield* planWithOpenInstalment
         const moved = new Plan({ ...p, nextCycle: 1, updatedAt: later(6) })
         // another movement, another cycle, no such plan: none, and nothing changes
-        expect(Option.isNone(yield* repo.markPaidAndSave(moved, 0, randomUUID(), later(5), later(6)))).toBe(true)
+        expect(Option.isNone(yield* repo.markPaidAndSave(moved, 0, TransactionId.make(randomUUID()), later(5), later(6)))).toBe(true)
         expect(Option.isNone(yield* repo.markPaidAndSave(moved, 1, transactionId, later(5), later(6)))).toBe(true)
-        expect(Option.isNone(yield* repo.markPaidAndSave(new Plan({ ...moved, id: randomUUID() }), 0, transactionId, later(5), later(6))))
+        expect(Option.isNone(yield* repo.markPaidAndSave(new Plan({ ...moved, id: PlanId.make(randomUUID()) }), 0, transactionId, later(5), later(6))))
           .toBe(true)
         expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(open)
         expect(Option.getOrThrow(yield* repo.findById(p.id))).toEqual(p)
@@ -481,7 +468,7 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         expect(yield* repo.countMovements(p.id, "early_withdrawal", later(4_001))).toBe(0)
         expect(yield* repo.countMovements(p.id, "manual_transfer", null)).toBe(0)
         expect(yield* repo.countMovements(other.id, "disbursement", null)).toBe(1)
-        expect(yield* repo.countMovements(randomUUID(), "disbursement", null)).toBe(0)
+        expect(yield* repo.countMovements(PlanId.make(randomUUID()), "disbursement", null)).toBe(0)
       }))
   })
 })
@@ -662,12 +649,12 @@ layer(Repos(), { timeout: "60 seconds" })(`NoticeRepo, TransactionRepo and Trans
       const repo = yield* NoticeRepo
       const customer = yield* newCustomer
       const other = yield* newCustomer
-      const planId = randomUUID()
+      const planId = PlanId.make(randomUUID())
       const old = new Notice({
         id: randomUUID(),
         customerId: customer.id,
         planId,
-        transactionId: randomUUID(),
+        transactionId: TransactionId.make(randomUUID()),
         kind: "disbursement_failed",
         message: "Your payout could not be sent",
         createdAt: later(1)
@@ -687,7 +674,7 @@ layer(Repos(), { timeout: "60 seconds" })(`NoticeRepo, TransactionRepo and Trans
       const listed = yield* repo.listForCustomer(customer.id)
       expect(listed).toEqual([recent, old])
       expect(listed[0]).toBeInstanceOf(Notice)
-      expect(yield* repo.listForCustomer(randomUUID())).toEqual([])
+      expect(yield* repo.listForCustomer(CustomerId.make(randomUUID()))).toEqual([])
     }))
 
   it.effect("listForCustomerByPurpose: every row of the purpose, newest first", () =>
@@ -726,7 +713,7 @@ layer(Repos(), { timeout: "60 seconds" })(`NoticeRepo, TransactionRepo and Trans
       const updated = yield* repo.update(reserved, { restored: true, status: "confirmed" }, later(1))
       expect(updated.reserveKobo).toBe(900_719_925_474_099_312n)
       // the idempotent replay returns it too
-      const replay = yield* repo.create(new Transfer({ ...reserved, id: randomUUID() }))
+      const replay = yield* repo.create(new Transfer({ ...reserved, id: TransactionId.make(randomUUID()) }))
       expect(replay.created).toBe(false)
       expect(replay.transfer.reserveKobo).toBe(900_719_925_474_099_312n)
 

@@ -5,7 +5,7 @@
  * (docs/decisions/plan-patch-after-paid-cycles.md).
  */
 import { expect, layer } from "@effect/vitest"
-import { Instalment, Plan, PlanRepo, Plans } from "@app/domain"
+import { CustomerId, Instalment, Plan, PlanId, PlanRepo, Plans } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"
@@ -19,9 +19,9 @@ const Repos = () => adaptersLayer(TestSqlLayer).pipe(Layer.provide(AppConfigTest
 const at = new Date("2026-01-01T10:00:00.000Z")
 const newCustomer = newCustomerOf("whole-pot", "32", at)
 
-const plan = (customerId: string, overrides: Partial<ConstructorParameters<typeof Plan>[0]> = {}) =>
+const plan = (customerId: CustomerId, overrides: Partial<ConstructorParameters<typeof Plan>[0]> = {}) =>
   new Plan({
-    id: randomUUID(),
+    id: PlanId.make(randomUUID()),
     customerId,
     totalAmountKobo: 700_000n,
     durationDays: 7,
@@ -50,7 +50,7 @@ const plan = (customerId: string, overrides: Partial<ConstructorParameters<typeo
     ...overrides
   })
 
-const paidInstalment = (planId: string, cycle: number, amountKobo: bigint) =>
+const paidInstalment = (planId: PlanId, cycle: number, amountKobo: bigint) =>
   new Instalment({
     planId,
     cycle,

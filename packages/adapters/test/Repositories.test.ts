@@ -4,15 +4,7 @@
  * parallel on several connections.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  Account,
-  AccountRepo,
-  Customer,
-  OtpRepo,
-  RefreshToken,
-  RefreshTokenRepo,
-  UnitOfWork
-} from "@app/domain"
+import { Account, AccountId, AccountRepo, Customer, CustomerId, OtpRepo, RefreshToken, RefreshTokenRepo, UnitOfWork } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"
@@ -25,7 +17,7 @@ const at = new Date("2026-01-01T10:00:00.000Z")
 const later = (ms: number) => new Date(at.getTime() + ms)
 
 const newAccount = (n: { email: string; phone?: string; referralCode?: string }) => {
-  const accountId = randomUUID()
+  const accountId = AccountId.make(randomUUID())
   return {
     account: new Account({
       id: accountId,
@@ -44,7 +36,7 @@ const newAccount = (n: { email: string; phone?: string; referralCode?: string })
       updatedAt: at
     }),
     customer: new Customer({
-      id: randomUUID(),
+      id: CustomerId.make(randomUUID()),
       accountId,
       customerStatus: "unverified",
       kycStatus: "pending",
@@ -59,7 +51,7 @@ const newAccount = (n: { email: string; phone?: string; referralCode?: string })
   }
 }
 
-const newOtp = (accountId: string, createdAt = at) => ({
+const newOtp = (accountId: AccountId, createdAt = at) => ({
   id: randomUUID(),
   accountId,
   channel: "email" as const,
@@ -85,7 +77,7 @@ layer(Repos, { timeout: "60 seconds" })(`SQL repositories (${describeBackend()})
         expect(Option.getOrThrow(yield* repo.findByPhone("+2348030000001")).account.id).toBe(input.account.id)
         expect(yield* repo.emailExists("roundtrip@example.com")).toBe(true)
         expect(yield* repo.phoneExists("+2348030000009")).toBe(false)
-        expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
+        expect(Option.isNone(yield* repo.findById(AccountId.make(randomUUID())))).toBe(true)
       }))
 
     it.effect("a taken email, phone or referral code fails with that field, and writes nothing", () =>
@@ -134,7 +126,7 @@ layer(Repos, { timeout: "60 seconds" })(`SQL repositories (${describeBackend()})
         const repo = yield* AccountRepo
         const input = newAccount({ email: "standing@example.com" })
         yield* repo.create(input)
-        const standingOf = (id: string) =>
+        const standingOf = (id: CustomerId) =>
           Effect.map(repo.findByCustomerId(id), Option.map(({ customer }) => ({
             customerStatus: customer.customerStatus,
             coreAccountNumber: customer.coreAccountNumber
@@ -148,7 +140,7 @@ layer(Repos, { timeout: "60 seconds" })(`SQL repositories (${describeBackend()})
         const after = Option.getOrThrow(yield* repo.findStanding(input.customer.id))
         expect(after).toEqual({ customerStatus: "verified", coreAccountNumber: "3000000777" })
         expect(after).toEqual(Option.getOrThrow(yield* standingOf(input.customer.id)))
-        expect(Option.isNone(yield* repo.findStanding(randomUUID()))).toBe(true)
+        expect(Option.isNone(yield* repo.findStanding(CustomerId.make(randomUUID())))).toBe(true)
       }))
   })
 
@@ -210,7 +202,7 @@ layer(Repos, { timeout: "60 seconds" })(`SQL repositories (${describeBackend()})
   })
 
   describe("RefreshTokenRepo and UnitOfWork", () => {
-    const token = (accountId: string, familyId: string) =>
+    const token = (accountId: AccountId, familyId: string) =>
       new RefreshToken({
         id: randomUUID(),
         accountId,

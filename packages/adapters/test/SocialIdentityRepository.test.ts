@@ -1,5 +1,5 @@
 /** SocialIdentityRepoSql against a real database (PGlite, or PostgreSQL when TEST_DATABASE_URL is set). */
-import { SocialIdentityRepo } from "@app/domain"
+import { AccountId, SocialIdentityRepo } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -14,15 +14,15 @@ layer(Repos, { timeout: "60 seconds" })(`SocialIdentityRepoSql (${describeBacken
   it.effect("links one subject to one account, both ways; a second link of either is refused", () =>
     Effect.gen(function*() {
       const repo = yield* SocialIdentityRepo
-      const account = randomUUID()
-      const other = randomUUID()
+      const account = AccountId.make(randomUUID())
+      const other = AccountId.make(randomUUID())
       const subject = `sub-${randomUUID()}`
       expect(yield* repo.findBySubject(subject)).toEqual(Option.none())
       expect(yield* repo.link(account, subject, at)).toBe(true)
       expect(yield* repo.findBySubject(subject)).toEqual(Option.some(account))
       expect(yield* repo.findByAccount(account)).toEqual(Option.some(subject))
       expect(yield* repo.link(other, subject, at)).toBe(false) // the subject is taken
-      expect(yield* repo.link(account, `sub-${randomUUID()}`, at)).toBe(false) // the account is taken
+      expect(yield* repo.link(account, `sub-${AccountId.make(randomUUID())}`, at)).toBe(false) // the account is taken
       expect(yield* repo.findByAccount(other)).toEqual(Option.none())
     }))
 
@@ -30,7 +30,7 @@ layer(Repos, { timeout: "60 seconds" })(`SocialIdentityRepoSql (${describeBacken
     Effect.gen(function*() {
       const repo = yield* SocialIdentityRepo
       const subject = `sub-${randomUUID()}`
-      const results = yield* Effect.forEach(Array.from({ length: 8 }, () => randomUUID()), (a) => repo.link(a, subject, at), {
+      const results = yield* Effect.forEach(Array.from({ length: 8 }, () => AccountId.make(randomUUID())), (a) => repo.link(a, subject, at), {
         concurrency: "unbounded"
       })
       expect(results.filter((r) => r)).toHaveLength(1)

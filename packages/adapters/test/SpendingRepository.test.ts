@@ -3,7 +3,7 @@
  * dates and kobo round-trip, newest-date-first paging with filters, only the customer's own rows,
  * and the monthly report's claim (one winner however many claim at once).
  */
-import { Spending, SpendingRepo } from "@app/domain"
+import { CustomerId, Spending, SpendingRepo } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -18,7 +18,7 @@ const at = new Date("2026-10-15T08:00:00.000Z")
 const minutes = (m: number) => new Date(at.getTime() + m * 60_000)
 
 let n = 0
-const spending = (customerId: string, date: string, amountKobo: bigint, category = "food", description: string | null = null) => {
+const spending = (customerId: CustomerId, date: string, amountKobo: bigint, category = "food", description: string | null = null) => {
   const created = minutes(++n)
   return new Spending({ id: randomUUID(), customerId, amountKobo, category, description, date, createdAt: created, updatedAt: created })
 }
@@ -89,7 +89,7 @@ layer(Repos, { timeout: "60 seconds" })(`SpendingRepoSql (${describeBackend()})`
     Effect.gen(function*() {
       const repo = yield* SpendingRepo
       const month = "1999-03"
-      const ids: Array<string> = []
+      const ids: Array<CustomerId> = []
       for (let i = 0; i < 5; i++) {
         const c = yield* newCustomer("spend", "85", at)
         yield* repo.add(spending(c.id, i % 2 === 0 ? "1999-03-01" : "1999-03-31", 100n))

@@ -3,7 +3,7 @@
  * unique emails, partial updates, single-use links under concurrency, failed sign-ins by key and
  * window, and the staff token's separation from customer tokens.
  */
-import { AccessTokens, SignInFailures, UnitOfWork, StaffLink, StaffLinkRepo, StaffMember, StaffRepo, StaffTokens } from "@app/domain"
+import { AccessTokens, AccountId, SignInFailures, StaffId, StaffLink, StaffLinkRepo, StaffMember, StaffRepo, StaffTokens, UnitOfWork } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -17,7 +17,7 @@ const later = (ms: number) => new Date(at.getTime() + ms)
 
 const newMember = (overrides: Partial<ConstructorParameters<typeof StaffMember>[0]> = {}) =>
   new StaffMember({
-    id: randomUUID(),
+    id: StaffId.make(randomUUID()),
     email: `${randomUUID()}@example.com`,
     firstName: "Ngozi",
     lastName: "Eze",
@@ -29,7 +29,7 @@ const newMember = (overrides: Partial<ConstructorParameters<typeof StaffMember>[
     ...overrides
   })
 
-const newLink = (staffId: string, overrides: Partial<ConstructorParameters<typeof StaffLink>[0]> = {}) =>
+const newLink = (staffId: StaffId, overrides: Partial<ConstructorParameters<typeof StaffLink>[0]> = {}) =>
   new StaffLink({
     id: randomUUID(),
     staffId,
@@ -156,13 +156,13 @@ layer(Repos, { timeout: "60 seconds" })(`staff repositories (${describeBackend()
     Effect.gen(function*() {
       const staff = yield* StaffTokens
       const customers = yield* AccessTokens
-      const id = randomUUID()
+      const id = StaffId.make(randomUUID())
       const { expiresAt, token } = yield* staff.issue(id, 0)
       expect(expiresAt.getTime() - (yield* Clock.currentTimeMillis)).toBe(8 * 3_600_000)
       expect(yield* staff.verify(token)).toEqual(Option.some({ staffId: id, tokenVersion: 0 }))
       expect(yield* staff.verify((yield* staff.issue(id, 3)).token)).toEqual(Option.some({ staffId: id, tokenVersion: 3 }))
       expect(Option.isNone(yield* customers.verify(token))).toBe(true)
-      const customerToken = yield* customers.issue({ accountId: id, sessionVersion: 0 })
+      const customerToken = yield* customers.issue({ accountId: AccountId.make(id), sessionVersion: 0 })
       expect(Option.isNone(yield* staff.verify(customerToken))).toBe(true)
     }))
 })

@@ -5,7 +5,7 @@
  * conversation (and from its count of messages).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { InternalNote, SupportRepo, SupportStaff, type Ticket, TicketMessage, TransactionRepo } from "@app/domain"
+import { CustomerId, InternalNote, StaffId, SupportRepo, SupportStaff, TicketId, TicketMessage, TransactionId, TransactionRepo, type Ticket } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -20,15 +20,15 @@ const at = new Date("2026-05-01T08:00:00.000Z")
 const minutes = (m: number) => new Date(at.getTime() + m * 60_000)
 const page1 = { page: 1, pageSize: 20 }
 
-const message = (ticketId: string, authorId: string, body: string, createdAt: Date, authorKind: "customer" | "staff" = "customer") =>
+const message = (ticketId: TicketId, authorId: string, body: string, createdAt: Date, authorKind: "customer" | "staff" = "customer") =>
   new TicketMessage({ id: randomUUID(), ticketId, authorKind, authorId, body, createdAt })
 
 type Fields = Partial<Pick<Ticket, "category" | "transactionId" | "subject">>
 
 /** Tries to open a ticket for the customer at `when` under the bound `maxActive`, with its first message. */
-const tryOpen = (customerId: string, when: Date, fields: Fields = {}, maxActive = 100) =>
+const tryOpen = (customerId: CustomerId, when: Date, fields: Fields = {}, maxActive = 100) =>
   Effect.gen(function*() {
-    const id = randomUUID()
+    const id = TicketId.make(randomUUID())
     return yield* (yield* SupportRepo).open({
       id,
       customerId,
@@ -44,10 +44,10 @@ const tryOpen = (customerId: string, when: Date, fields: Fields = {}, maxActive 
   })
 
 /** Opens a ticket (bound 100); the stored ticket. */
-const open = (customerId: string, when: Date, fields: Fields = {}) => Effect.map(tryOpen(customerId, when, fields), Option.getOrThrow)
+const open = (customerId: CustomerId, when: Date, fields: Fields = {}) => Effect.map(tryOpen(customerId, when, fields), Option.getOrThrow)
 
 const hire = Effect.gen(function*() {
-  const id = randomUUID()
+  const id = StaffId.make(randomUUID())
   yield* (yield* SqlClient.SqlClient)`INSERT INTO staff (id, email, created_at) VALUES (${id}, ${`staff-${id}@example.com`}, ${at})`
   return id
 })
@@ -163,18 +163,18 @@ layer(Repos, { timeout: "60 seconds" })(`SupportRepoSql (${describeBackend()})`,
       // countMessages counts the conversation only (notes are not messages), per ticket
       expect(yield* repo.countMessages(t.id)).toBe(3)
       expect(yield* repo.countMessages((yield* open(customer.id, minutes(4))).id)).toBe(1)
-      expect(yield* repo.countMessages(randomUUID())).toBe(0)
+      expect(yield* repo.countMessages(TicketId.make(randomUUID()))).toBe(0)
       // a note changed nothing of the ticket
       expect(Option.getOrThrow(yield* repo.findById(t.id))).toEqual(t)
       // a note's author must be on staff
-      const stranger = new InternalNote({ id: randomUUID(), ticketId: t.id, staffId: randomUUID(), body: "x", createdAt: minutes(3) })
+      const stranger = new InternalNote({ id: randomUUID(), ticketId: t.id, staffId: StaffId.make(randomUUID()), body: "x", createdAt: minutes(3) })
       expect((yield* Effect.exit(repo.addNote(stranger)))._tag).toBe("Failure")
     }))
 
   it.effect("a ticket may name one of the customer's transactions; SupportStaff knows who is on staff", () =>
     Effect.gen(function*() {
       const customer = yield* newCustomer("support", "86", at)
-      const txId = randomUUID()
+      const txId = TransactionId.make(randomUUID())
       yield* (yield* TransactionRepo).recordDeposit({
         id: txId,
         customerId: customer.id,
@@ -188,7 +188,7 @@ layer(Repos, { timeout: "60 seconds" })(`SupportRepoSql (${describeBackend()})`,
       const staff = yield* hire
       const directory = yield* SupportStaff
       expect(yield* directory.exists(staff)).toBe(true)
-      expect(yield* directory.exists(randomUUID())).toBe(false)
-      expect(yield* directory.exists("not-a-uuid")).toBe(false)
+      expect(yield* directory.exists(StaffId.make(randomUUID()))).toBe(false)
+      expect(yield* directory.exists(StaffId.make("not-a-uuid"))).toBe(false)
     }))
 })

@@ -4,16 +4,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  MovementInFlight,
-  MovementLost,
-  TransactionRepo,
-  newTransfer,
-  Transfer,
-  type TransferPatch,
-  TransferRepo,
-  UnitOfWork
-} from "@app/domain"
+import { CustomerId, MovementInFlight, MovementLost, PlanId, TransactionId, TransactionRepo, Transfer, TransferRepo, UnitOfWork, newTransfer, type TransferPatch } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -30,10 +21,10 @@ const later = (ms: number) => new Date(at.getTime() + ms)
 const newCustomer = newCustomerOf("transfer", "30", at)
 
 /** A fresh saga (nothing done yet, in flight) unless overridden. */
-const transfer = (customerId: string, overrides: Partial<ConstructorParameters<typeof Transfer>[0]> = {}) =>
+const transfer = (customerId: CustomerId, overrides: Partial<ConstructorParameters<typeof Transfer>[0]> = {}) =>
   new Transfer({
     ...newTransfer({
-    id: randomUUID(),
+    id: TransactionId.make(randomUUID()),
     customerId,
     sourceAccountNumber: "3000000001",
     planId: null,
@@ -70,7 +61,7 @@ layer(Repos(), { timeout: "60 seconds" })(`TransferRepo (${describeBackend()})`,
         const repo = yield* TransferRepo
         const customer = yield* newCustomer
         const full = transfer(customer.id, {
-          planId: randomUUID(),
+          planId: PlanId.make(randomUUID()),
           purpose: "disbursement",
           amountKobo: 9_007_199_254_740_993n,
           feeKobo: 9_007_199_254_740_995n,

@@ -8,7 +8,7 @@ import { AppConfigTest } from "@app/adapters"
 import { adaptersLayer } from "@app/adapters/Live"
 import { pgLayer, pgliteLayer } from "@app/adapters/sql/Database"
 import { newCustomer } from "@app/adapters/testing/Customers"
-import { Instalment, PasswordHasher, Plan, PlanRepo, StaffAccess, StaffMember, StaffRepo } from "@app/domain"
+import { Instalment, PasswordHasher, Plan, PlanId, PlanRepo, StaffAccess, StaffId, StaffMember, StaffRepo } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { spawn } from "node:child_process"
 import { randomBytes, randomUUID } from "node:crypto"
@@ -56,7 +56,7 @@ const seed = Effect.gen(function*() {
   // the superadmin first (ADMIN_BOOTSTRAP_* only acts while there is no staff at all)
   yield* StaffAccess.bootstrapSuperadmin(ROOT.email, Redacted.make(ROOT.password))
   yield* (yield* StaffRepo).create(new StaffMember({
-    id: randomUUID(),
+    id: StaffId.make(randomUUID()),
     email: SUPPORT,
     firstName: "Sade",
     lastName: "Ade",
@@ -362,7 +362,7 @@ describe("the operator CLI, as processes", () => {
     await onDatabase(Effect.gen(function*() {
       const customer = yield* newCustomer("tunde.cli", "71", at, { firstName: "Tunde", lastName: "Bello" })
       const plan = new Plan({
-        id: planId, customerId: customer.id, totalAmountKobo: 300_000n, durationDays: 3, frequency: "daily", weekDay: null,
+        id: PlanId.make(planId), customerId: customer.id, totalAmountKobo: 300_000n, durationDays: 3, frequency: "daily", weekDay: null,
         scheduledTime: "09:00", timeZone: "Africa/Lagos", withdrawalAccountNumber: "0123450003", withdrawalBankCode: "000013",
         withdrawalBankName: "Guaranty Trust Bank (GTBank)", withdrawalAccountName: "SANDBOX ACCOUNT 0003", nameEnquirySessionId: "S-CLI-1",
         state: "paused", cycleCount: 3, cycleBase: 0, nextCycle: 0, anchorDate: "2026-05-01", nextDueAt: null, borrowCount: 0,
@@ -371,7 +371,7 @@ describe("the operator CLI, as processes", () => {
       const plans = yield* PlanRepo
       yield* plans.insert(plan)
       yield* plans.ensureInstalment(new Instalment({
-        planId, cycle: 0, amountKobo: 100_000n, kind: "scheduled", status: "open", attempts: 3, transactionId: null,
+        planId: PlanId.make(planId), cycle: 0, amountKobo: 100_000n, kind: "scheduled", status: "open", attempts: 3, transactionId: null,
         dueAt: at, paidAt: null, createdAt: at, updatedAt: at
       }))
       // its three failed attempts, as the saga leaves them (reversed, nothing in flight)
@@ -418,7 +418,7 @@ describe("the operator CLI, as processes", () => {
     expect(run.err).toContain("1/1 plans, 0 paid, 0 failed")
     const after = await onDatabase(Effect.gen(function*() {
       const plans = yield* PlanRepo
-      const instalment = Option.getOrThrow(yield* plans.findInstalment(planId, 0))
+      const instalment = Option.getOrThrow(yield* plans.findInstalment(PlanId.make(planId), 0))
       const sql = yield* SqlClient.SqlClient
       const [attempt] = yield* sql<{ purpose: string; requestHash: string }>`SELECT purpose, request_hash FROM transactions WHERE id = ${instalment.transactionId}`
       return { plan: Option.getOrThrow(yield* plans.findById(planId)), instalment, attempt }

@@ -16,6 +16,7 @@ export { type ThrottleClaim, type ThrottleKey, ThrottleStore } from "./shared/Th
 export { FreshJournal, newTransfer, Transfer, type TransferClaim, type TransferPatch } from "./transfers/Model.js"
 export { IdempotencyConflict, InsufficientBalance, TransferFailed, WithdrawalsNotAllowed } from "./transfers/Errors.js"
 export { Ids, PasswordHasher, SecretHasher, SecureRandom, UnitOfWork } from "./shared/Ports.js"
+export { AccountId, AlertId, ApprovalId, BeneficiaryId, CustomerId, DeletionId, FreezeId, newId, PlanId, SpendingId, StaffId, TicketId, TransactionId } from "./shared/Ids.js"
 export * as Throttle from "./shared/Throttle.js"
 export { TooManyAttempts } from "./shared/Throttle.js"
 export { Instalment, InstalmentKind, InstalmentStatus, Plan, PlanFrequency, PlanState, PlanWeekDay } from "./plans/Model.js"

@@ -5,9 +5,10 @@ import { AlertRepo, raiseAlert, severityOf, StaffAlert } from "../src/admin/Aler
 import { Ids } from "../src/shared/Ports.js"
 import {inMemory} from "./support/Fixtures.js"
 import {AlertStore, uuidFor} from "./support/InMemory.js"
+import { CustomerId, TransactionId } from "../src/shared/Ids.js"
 
-const CUSTOMER = "0000000c-0000-4000-8000-00000000000c"
-const TX = "0000000d-0000-4000-8000-00000000000d"
+const CUSTOMER = CustomerId.make("0000000c-0000-4000-8000-00000000000c")
+const TX = TransactionId.make("0000000d-0000-4000-8000-00000000000d")
 
 const reversalRefused = (transactionId = TX) => ({
   kind: "reversal_refused" as const,
@@ -68,23 +69,23 @@ describe("Alerts.raiseAlert", () => {
       expect(second.occurrences).toBe(2)
       expect(yield* AlertStore.all).toEqual([third])
       // another condition is another alert
-      const other = yield* raiseAlert(reversalRefused(uuidFor(999)))
+      const other = yield* raiseAlert(reversalRefused(TransactionId.make(uuidFor(999))))
       expect(other.id).not.toBe(first.id)
       expect(yield* AlertStore.all).toHaveLength(2)
     })))
 
   it.effect("listOpen: most recently raised first; acknowledged alerts leave it", () =>
     inMemory(Effect.gen(function*() {
-      const a = yield* raiseAlert(reversalRefused(uuidFor(101)))
+      const a = yield* raiseAlert(reversalRefused(TransactionId.make(uuidFor(101))))
       yield* TestClock.adjust(Duration.seconds(1))
-      const b = yield* raiseAlert({ ...reversalRefused(uuidFor(102)), kind: "lien_removal_refused", dedupKey: "lien:102" })
+      const b = yield* raiseAlert({ ...reversalRefused(TransactionId.make(uuidFor(102))), kind: "lien_removal_refused", dedupKey: "lien:102" })
       yield* TestClock.adjust(Duration.seconds(1))
-      const c = yield* raiseAlert({ ...reversalRefused(uuidFor(103)), kind: "transfer_retries_exhausted", dedupKey: "x:103" })
+      const c = yield* raiseAlert({ ...reversalRefused(TransactionId.make(uuidFor(103))), kind: "transfer_retries_exhausted", dedupKey: "x:103" })
       expect((yield* Alerts.listOpen).map((x) => x.id)).toEqual([c.id, b.id, a.id])
 
       // a new occurrence of the oldest brings it to the top
       yield* TestClock.adjust(Duration.seconds(1))
-      yield* raiseAlert(reversalRefused(uuidFor(101)))
+      yield* raiseAlert(reversalRefused(TransactionId.make(uuidFor(101))))
       expect((yield* Alerts.listOpen).map((x) => x.id)).toEqual([a.id, c.id, b.id])
 
       expect(yield* Alerts.acknowledge(c.id, "staff-1")).toBe(true)

@@ -4,6 +4,7 @@ import * as Banking from "../src/banking/index.js"
 import { CoreBanking, type OpenAccountInput, ProviderRefused, referenceFor } from "../src/banking/CoreBanking.js"
 import {bankedAda, bankedBola, bvnVerifiedAda, inMemory, registerAda, verifiedAda} from "./support/Fixtures.js"
 import {FakeBank, Store} from "./support/InMemory.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 const fakeAccounts = Effect.map(FakeBank.state, (st) => [...st.accounts.values()])
 
@@ -128,7 +129,7 @@ describe("Banking.openBankAccount", () => {
     inMemory(Effect.gen(function*() {
       const { accountId } = yield* verifiedAda
       expect((yield* Effect.flip(Banking.openBankAccount(accountId)))._tag).toBe("BvnNotVerified")
-      expect((yield* Effect.flip(Banking.openBankAccount("00000000-0000-4000-8000-00000000ffff")))._tag).toBe(
+      expect((yield* Effect.flip(Banking.openBankAccount(AccountId.make("00000000-0000-4000-8000-00000000ffff"))))._tag).toBe(
         "AccountNotFound"
       )
     })))

@@ -6,12 +6,13 @@ import { ProviderRefused } from "../src/banking/CoreBanking.js"
 import { BeneficiaryRepo } from "../src/beneficiaries/Ports.js"
 import {inMemory, registerBola, verifiedAda, wrongCode} from "./support/Fixtures.js"
 import {FakeBank, Sent, Store} from "./support/InMemory.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 const GTB = "000013"
 const ZENITH = "000015"
 
 /** An OTP for a gated action: {pinId, code}. */
-const actionOtp = (accountId: string) =>
+const actionOtp = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { pinId } = yield* Auth.requestActionOtp(accountId)
     return { pinId, code: yield* Sent.lastCode("action_confirmation") }

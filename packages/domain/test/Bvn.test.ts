@@ -6,6 +6,7 @@ import { AccountRepo } from "../src/account/Ports.js"
 import { SecretHasher } from "../src/shared/Ports.js"
 import {ADA, ADA_BVN, BOLA, bvnInput, bvnVerifiedAda, inMemory, registerAda, registerBola, verifiedAda} from "./support/Fixtures.js"
 import {AlertStore, FakeBank, Store} from "./support/InMemory.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 describe("Banking.verifyBvn", () => {
   it.effect("stores only the BVN digest, sets bvn_verified, updates the identity and returns the registry's", () =>
@@ -189,7 +190,7 @@ describe("Banking.verifyBvn", () => {
   it.effect("an unknown account is AccountNotFound", () =>
     inMemory(Effect.gen(function*() {
       yield* registerAda()
-      const error = yield* Effect.flip(Banking.verifyBvn("00000000-0000-4000-8000-00000000ffff", bvnInput()))
+      const error = yield* Effect.flip(Banking.verifyBvn(AccountId.make("00000000-0000-4000-8000-00000000ffff"), bvnInput()))
       expect(error._tag).toBe("AccountNotFound")
     })))
 })

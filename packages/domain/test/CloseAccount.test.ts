@@ -17,14 +17,15 @@ import { wrongCode } from "./support/Fixtures.js"
 import { AlertStore, FakeBank, Sent } from "./support/InMemory.js"
 import { fundedAda, otpFor, statusOf, withLifecycle } from "./support/LifecycleFixtures.js"
 import { NoticeStore, TransferStore } from "./support/InMemoryTransfers.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 const KEY = "8f14e45f-ceea-467f-a0e6-5b2a3c4d5e6f"
 
-const close = (accountId: string, idempotencyKey = KEY) =>
+const close = (accountId: AccountId, idempotencyKey = KEY) =>
   Effect.flatMap(otpFor(accountId), (otp) => Lifecycle.closeAccount(accountId, { idempotencyKey, ...otp }))
 
 /** ₦1 to a sandbox account, as the customer's own transfer. */
-const smallTransfer = (accountId: string, idempotencyKey: string) =>
+const smallTransfer = (accountId: AccountId, idempotencyKey: string) =>
   Transfers.startManualTransfer(accountId, {
     destinationAccountNumber: "0123450001",
     destinationBankCode: "000013",

@@ -11,10 +11,11 @@ import { AlertStore, FakeBank, Store } from "./support/InMemory.js"
 import { ErasureFault, LifecycleStore } from "./support/InMemoryLifecycle.js"
 import { TransferStore } from "./support/InMemoryTransfers.js"
 import { fundedAda, otpFor, START, statusOf, withLifecycle } from "./support/LifecycleFixtures.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 const KEY = "8f14e45f-ceea-467f-a0e6-5b2a3c4d5e6f"
 
-const del = (accountId: string, extra: Partial<Lifecycle.DeleteAccountInput> = {}) =>
+const del = (accountId: AccountId, extra: Partial<Lifecycle.DeleteAccountInput> = {}) =>
   Effect.flatMap(otpFor(accountId), (otp) => Lifecycle.deleteAccount(accountId, { ...otp, ...extra }))
 
 const FIVE_YEARS_LATER = new Date(Date.UTC(2031, 10, 21, 6, 0))

@@ -5,6 +5,7 @@ import * as Transactions from "../src/transactions/History.js"
 import { CoreBanking, TestFunding } from "../src/banking/CoreBanking.js"
 import {bankedAda, bankedBola, bvnVerifiedAda, inMemory} from "./support/Fixtures.js"
 import {FakeBank, Store} from "./support/InMemory.js"
+import { TransactionId } from "../src/shared/Ids.js"
 
 const inbound = (accountNumber: string, amountKobo: bigint) =>
   Effect.flatMap(TestFunding, (f) => f.deposit({ accountNumber, amountKobo }))
@@ -176,7 +177,7 @@ describe("Banking.transactions / transaction", () => {
       const row = first.items[0]!
       expect(yield* Transactions.transaction(ada.accountId, row.id)).toEqual(row)
       expect((yield* Effect.flip(Transactions.transaction(bola.accountId, row.id)))._tag).toBe("TransactionNotFound")
-      expect((yield* Effect.flip(Transactions.transaction(ada.accountId, "00000000-0000-4000-8000-00000000ffff")))._tag).toBe(
+      expect((yield* Effect.flip(Transactions.transaction(ada.accountId, TransactionId.make("00000000-0000-4000-8000-00000000ffff"))))._tag).toBe(
         "TransactionNotFound"
       )
     })))

@@ -19,6 +19,7 @@ import { AlertStore, FakeBank } from "./support/InMemory.js"
 import { InMemoryFreezesLive, makeFeed } from "./support/InMemoryFreezes.js"
 import { TransferStore } from "./support/InMemoryTransfers.js"
 import { fundedAda, statusOf, withLifecycle } from "./support/LifecycleFixtures.js"
+import { AccountId, CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const ADMIN = staff("admin", 1)
 const ADMIN2 = staff("admin", 2)
@@ -34,7 +35,7 @@ const withFreezes = <A, E>(effect: Effect.Effect<A, E, any>, fourEyes = false) =
 const actions = Effect.map(AuditRows.all, (rows) => rows.map((r) => r.action))
 
 /** ₦1 to a sandbox account whose debit answer is lost: the movement stays in flight. */
-const movementInFlight = (accountId: string) =>
+const movementInFlight = (accountId: AccountId) =>
   Effect.gen(function*() {
     yield* FakeBank.failNext("debit", FakeBank.unknown("debit"))
     return yield* Transfers.startManualTransfer(accountId, {
@@ -161,7 +162,7 @@ describe("freeze", () => {
       const armed = yield* Ref.make(true)
       const staleOnce = Layer.succeed(AccountRepo, {
         ...repo,
-        findByCustomerId: (id: string) =>
+        findByCustomerId: (id: CustomerId) =>
           Effect.flatMap(Ref.getAndSet(armed, false), (first) => (first ? Effect.succeed(stale) : repo.findByCustomerId(id)))
       })
       const refusal = yield* Effect.flip(Freezes.freeze(ADMIN, ada.customerId, "possible account takeover").pipe(Effect.provide(staleOnce)))
@@ -199,7 +200,7 @@ describe("freeze", () => {
     withFreezes(Effect.gen(function*() {
       const ada = yield* fundedAda(100_000n)
       expect(yield* Effect.flip(Freezes.freeze(SUPPORT, ada.customerId, "x"))).toMatchObject({ _tag: "PermissionDenied", permission: "customers:freeze" })
-      expect((yield* Effect.flip(Freezes.freeze(ADMIN, "9d7c2b1a-0f3e-4d5c-8b7a-6f5e4d3c2b1a", "x")))._tag).toBe("AdminCustomerNotFound")
+      expect((yield* Effect.flip(Freezes.freeze(ADMIN, CustomerId.make("9d7c2b1a-0f3e-4d5c-8b7a-6f5e4d3c2b1a"), "x")))._tag).toBe("AdminCustomerNotFound")
       expect(yield* Effect.flip(Freezes.unfreeze(ADMIN, ada.customerId))).toMatchObject({ _tag: "CustomerNotSuspended", status: "active" })
       expect(yield* Effect.flip(Freezes.unfreeze(SUPPORT, ada.customerId))).toMatchObject({ _tag: "PermissionDenied" })
       expect(yield* statusOf(ada.accountId)).toBe("active")
@@ -279,8 +280,8 @@ describe("movement audit", () => {
       const fold = MovementAudit.foldMovementChanges.pipe(Effect.provideService(MovementAudit.MovementChangeFeed, feed))
       const change = (n: number, before: Audit.Json | null, after: Audit.Json) => ({
         id: String(n),
-        transactionId: `t-${Math.ceil(n / 2)}`,
-        customerId: "c-1",
+        transactionId: TransactionId.make(`t-${Math.ceil(n / 2)}`),
+        customerId: CustomerId.make("c-1"),
         before,
         after,
         changedAt: new Date(n * 1000)

@@ -11,12 +11,13 @@ import { AccountRepo } from "../src/account/Ports.js"
 import { Ids, PasswordHasher, SecretHasher, SecureRandom, UnitOfWork } from "../src/shared/Ports.js"
 import {ADA, inMemory, pw, registerAda} from "./support/Fixtures.js"
 import {HasherProbe, RandomControl, Sent, Store, uuidFor} from "./support/InMemory.js"
+import { AccountId, CustomerId } from "../src/shared/Ids.js"
 
 const at = (ms: number) => new Date(ms)
 
 const newAccount = (n: number, fields: { email: string; phone: string | null; referralCode: string }) => ({
   account: new Account({
-    id: `acc-${n}`,
+    id: AccountId.make(`acc-${n}`),
     email: fields.email,
     phone: fields.phone,
     passwordHash: null,
@@ -32,8 +33,8 @@ const newAccount = (n: number, fields: { email: string; phone: string | null; re
     updatedAt: at(0)
   }),
   customer: new Customer({
-    id: `cus-${n}`,
-    accountId: `acc-${n}`,
+    id: CustomerId.make(`cus-${n}`),
+    accountId: AccountId.make(`acc-${n}`),
     customerStatus: "unverified",
     kycStatus: "pending",
     referralCode: fields.referralCode,
@@ -48,7 +49,7 @@ const newAccount = (n: number, fields: { email: string; phone: string | null; re
 
 const newOtp = (id: string, overrides: Partial<NewOtp> = {}): NewOtp => ({
   id,
-  accountId: "acc-1",
+  accountId: AccountId.make("acc-1"),
   channel: "email",
   purpose: "email_verification",
   destination: "a@b.co",
@@ -106,7 +107,7 @@ describe("in-memory ports", () => {
     inMemory(Effect.gen(function*() {
       const tokens = yield* AccessTokens
       yield* TestClock.adjust(Duration.minutes(5))
-      const token = yield* tokens.issue({ accountId: "acc-1", sessionVersion: 0 })
+      const token = yield* tokens.issue({ accountId: AccountId.make("acc-1"), sessionVersion: 0 })
       yield* TestClock.adjust(Duration.millis(15 * 60_000 - 1))
       expect(yield* tokens.verify(token)).toEqual(Option.some({ accountId: "acc-1", sessionVersion: 0 }))
       yield* TestClock.adjust(Duration.millis(1))
@@ -135,10 +136,10 @@ describe("in-memory ports", () => {
     inMemory(Effect.gen(function*() {
       const repo = yield* AccountRepo
       yield* repo.create(newAccount(1, { email: "a@x.co", phone: null, referralCode: "AAAAAAAA" }))
-      yield* repo.transitionStatus("acc-1", "verified", "active", at(1))
-      expect((yield* Store.account("acc-1")).customer.customerStatus).toBe("unverified")
-      yield* repo.transitionStatus("acc-1", "unverified", "verified", at(2))
-      expect((yield* Store.account("acc-1")).customer).toMatchObject({ customerStatus: "verified", updatedAt: at(2) })
+      yield* repo.transitionStatus(AccountId.make("acc-1"), "verified", "active", at(1))
+      expect((yield* Store.account(AccountId.make("acc-1"))).customer.customerStatus).toBe("unverified")
+      yield* repo.transitionStatus(AccountId.make("acc-1"), "unverified", "verified", at(2))
+      expect((yield* Store.account(AccountId.make("acc-1"))).customer).toMatchObject({ customerStatus: "verified", updatedAt: at(2) })
     })))
 
   it.effect("OtpRepo: issue retires other live codes of the same account and purpose only", () =>
@@ -146,14 +147,14 @@ describe("in-memory ports", () => {
       const repo = yield* OtpRepo
       yield* repo.issue(newOtp("a"))
       yield* repo.issue(newOtp("other-purpose", { purpose: "password_reset" }))
-      yield* repo.issue(newOtp("other-account", { accountId: "acc-2" }))
+      yield* repo.issue(newOtp("other-account", { accountId: AccountId.make("acc-2") }))
       yield* repo.issue(newOtp("b", { createdAt: at(10) }))
       expect((yield* Store.otp("a")).consumedAt).toEqual(at(10))
       expect((yield* Store.otp("other-purpose")).consumedAt).toBeNull()
       expect((yield* Store.otp("other-account")).consumedAt).toBeNull()
       expect((yield* Store.otp("b"))).toMatchObject({ consumedAt: null, attempts: 0 })
-      expect(Option.map(yield* repo.latest("acc-1", "email_verification"), (o) => o.id)).toEqual(Option.some("b"))
-      expect(yield* repo.latest("acc-3", "email_verification")).toEqual(Option.none())
+      expect(Option.map(yield* repo.latest(AccountId.make("acc-1"), "email_verification"), (o) => o.id)).toEqual(Option.some("b"))
+      expect(yield* repo.latest(AccountId.make("acc-3"), "email_verification")).toEqual(Option.none())
     })))
 
   it.effect("OtpRepo.claimAttempt spends attempts only on live codes at `now`", () =>
@@ -166,7 +167,7 @@ describe("in-memory ports", () => {
       expect(Option.map(yield* repo.claimAttempt("a", at(999)), (o) => o.attempts)).toEqual(Option.some(2))
       expect(yield* repo.claimAttempt("a", at(999))).toEqual(Option.none()) // maxAttempts 2
       expect((yield* Store.otp("a")).attempts).toBe(2)
-      yield* repo.issue(newOtp("c", { accountId: "acc-9" }))
+      yield* repo.issue(newOtp("c", { accountId: AccountId.make("acc-9") }))
       expect(yield* repo.consume("c", at(5))).toBe(true)
       expect(yield* repo.claimAttempt("c", at(6))).toEqual(Option.none()) // consumed
       expect(yield* repo.consume("c", at(7))).toBe(false)

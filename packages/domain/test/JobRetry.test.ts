@@ -20,6 +20,7 @@ import { FakeBank } from "./support/FakeBank.js"
 import { AuditRows, InMemoryAuditLive } from "./support/InMemoryAudit.js"
 import { InMemoryPlansLive, PlanStore } from "./support/InMemoryPlans.js"
 import { InMemoryTransfersLive, TransferStore } from "./support/InMemoryTransfers.js"
+import { CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const withPlans = <A, E>(effect: Effect.Effect<A, E, any>) =>
   inMemory(Effect.provide(effect, Layer.mergeAll(InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive)), InMemoryAuditLive)))
@@ -51,11 +52,11 @@ const failingPlan = (days: number) =>
     return { ...ada, customerId }
   })
 
-const planOf = (customerId: string) => Effect.map(Effect.flatMap(PlanRepo, (r) => r.findForCustomer(customerId)), Option.getOrThrow)
+const planOf = (customerId: CustomerId) => Effect.map(Effect.flatMap(PlanRepo, (r) => r.findForCustomer(customerId)), Option.getOrThrow)
 const failedPayouts = Effect.map(TransferStore.all, (ts) => ts.filter((t) => t.purpose === "disbursement" && t.status === "failed"))
 const nowDate = Effect.map(TestClock.currentTimeMillis, (ms) => new Date(ms))
 /** The bank fixed its routing to the customer's account: the destination now works (a test device). */
-const destinationWorks = (customerId: string) =>
+const destinationWorks = (customerId: CustomerId) =>
   Effect.flatMap(planOf(customerId), (plan) => Effect.flatMap(PlanRepo, (r) => r.save(new Plan({ ...plan, withdrawalAccountNumber: "0123450001" }))))
 
 describe("jobs failed --retry", () => {
@@ -131,7 +132,7 @@ describe("jobs failed --retry", () => {
       expect((yield* Effect.flip(retryFailedPayout(ADMIN, confirmed.id))).message).toContain("is not a failed payout (disbursement, confirmed)")
       const deposit = (yield* (yield* TransactionRepo).listForCustomer(ada.customerId, { page: 1, pageSize: 10 })).items[0]!
       expect(yield* Effect.flip(retryFailedPayout(ADMIN, deposit.id))).toMatchObject({ _tag: "JobRetryRefused", message: `transaction ${deposit.id} is not a payout (deposit)` })
-      expect((yield* Effect.flip(retryFailedPayout(ADMIN, "00000000-0000-4000-8000-0000000000ff")))._tag).toBe("AdminTransactionNotFound")
+      expect((yield* Effect.flip(retryFailedPayout(ADMIN, TransactionId.make("00000000-0000-4000-8000-0000000000ff"))))._tag).toBe("AdminTransactionNotFound")
       expect((yield* AuditRows.all).filter((r) => r.action === "job.retry")).toEqual([])
     })))
 })

@@ -14,6 +14,7 @@ import { FakeBank } from "./support/FakeBank.js"
 import { InMemoryLayer, Store } from "./support/InMemory.js"
 import { AuditRows, InMemoryAuditLive } from "./support/InMemoryAudit.js"
 import { activeStaff } from "./support/StaffFixtures.js"
+import { CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const ADMIN = activeStaff("admin", 1)
 const SUPPORT = activeStaff("support", 2)
@@ -21,8 +22,8 @@ const at = new Date("2026-05-01T08:00:00Z")
 
 /** A manual transfer whose outcome we do not know yet: debit and transfer references stored, pending. */
 const pendingTransfer = new Transaction({
-  id: "00000000-0000-4000-8000-00000000a001",
-  customerId: "00000000-0000-4000-8000-00000000c001",
+  id: TransactionId.make("00000000-0000-4000-8000-00000000a001"),
+  customerId: CustomerId.make("00000000-0000-4000-8000-00000000c001"),
   planId: null,
   type: "transfer",
   purpose: "manual_transfer",

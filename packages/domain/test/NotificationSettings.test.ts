@@ -4,6 +4,7 @@ import * as Auth from "../src/auth/index.js"
 import * as Notifications from "../src/notifications/Preferences.js"
 import {inMemory, registerAda} from "./support/Fixtures.js"
 import {Sent, Store} from "./support/InMemory.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 describe("notification settings", () => {
   it.effect("updates either flag or both, leaves the other, and answers the settings", () =>
@@ -19,7 +20,7 @@ describe("notification settings", () => {
     inMemory(Effect.gen(function*() {
       const { account } = yield* registerAda()
       expect((yield* Effect.flip(Notifications.updateNotificationSettings(account.id, {})))._tag).toBe("NoSettingGiven")
-      expect((yield* Effect.flip(Notifications.updateNotificationSettings("nobody", { smsEnabled: true })))._tag).toBe("AccountNotFound")
+      expect((yield* Effect.flip(Notifications.updateNotificationSettings(AccountId.make("nobody"), { smsEnabled: true })))._tag).toBe("AccountNotFound")
     })))
 
   it("mayReceive: optional kinds follow the channel's flag; everything else always goes", () => {

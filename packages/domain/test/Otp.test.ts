@@ -5,8 +5,11 @@ import type { OtpPurpose } from "../src/auth/Model.js"
 import * as Otp from "../src/auth/Otp.js"
 import {ADA, inMemory, pw, registerAda, registerBola, wrongCode} from "./support/Fixtures.js"
 import {RandomControl, Sent, Store} from "./support/InMemory.js"
+import { AccountId } from "../src/shared/Ids.js"
 
-const issue = (accountId: string, purpose: OtpPurpose) =>
+const ACC1 = AccountId.make("acc-1")
+
+const issue = (accountId: AccountId, purpose: OtpPurpose) =>
   Otp.issueOtp({
     accountId,
     channel: "email",
@@ -18,13 +21,13 @@ const issue = (accountId: string, purpose: OtpPurpose) =>
   })
 
 /** issue + read the delivered code */
-const issueAndRead = (accountId: string, purpose: OtpPurpose) =>
+const issueAndRead = (accountId: AccountId, purpose: OtpPurpose) =>
   Effect.gen(function*() {
     const id = yield* issue(accountId, purpose)
     return { id, code: yield* Sent.lastCode(purpose) }
   })
 
-const guess = (id: string, accountId: string, purpose: OtpPurpose, code: string) =>
+const guess = (id: string, accountId: AccountId, purpose: OtpPurpose, code: string) =>
   Effect.flatMap(Store.otp(id), (otp) => Otp.guessOtp(Option.some(otp), { accountId, purpose }, code))
 
 describe("OTP policy", () => {
@@ -58,12 +61,12 @@ describe("OTP policy", () => {
     ([drawn]) =>
       inMemory(Effect.gen(function*() {
         yield* RandomControl.pushDigits(drawn)
-        const { id, code } = yield* issueAndRead("acc-1", "sensitive_action")
+        const { id, code } = yield* issueAndRead(ACC1, "sensitive_action")
         expect(code).toBe(drawn)
         const stored = yield* Store.otp(id)
         expect(stored.codeHash).not.toBe(drawn)
-        expect(yield* guess(id, "acc-1", "sensitive_action", wrongCode(drawn))).toBe("incorrect")
-        expect(yield* guess(id, "acc-1", "sensitive_action", drawn)).toBe("correct")
+        expect(yield* guess(id, ACC1, "sensitive_action", wrongCode(drawn))).toBe("incorrect")
+        expect(yield* guess(id, ACC1, "sensitive_action", drawn)).toBe("correct")
       })),
     { fastCheck: { numRuns: 50 } }
   )
@@ -80,12 +83,12 @@ describe("OTP policy", () => {
 
   it.effect("guessing does not use the code up; consumeOtp does, exactly once", () =>
     inMemory(Effect.gen(function*() {
-      const { id, code } = yield* issueAndRead("acc-1", "sensitive_action")
-      expect(yield* guess(id, "acc-1", "sensitive_action", code)).toBe("correct")
-      expect(yield* guess(id, "acc-1", "sensitive_action", code)).toBe("correct")
+      const { id, code } = yield* issueAndRead(ACC1, "sensitive_action")
+      expect(yield* guess(id, ACC1, "sensitive_action", code)).toBe("correct")
+      expect(yield* guess(id, ACC1, "sensitive_action", code)).toBe("correct")
       expect(yield* Otp.consumeOtp(id)).toBe(true)
       expect(yield* Otp.consumeOtp(id)).toBe(false)
-      expect(yield* guess(id, "acc-1", "sensitive_action", code)).toBe("invalid")
+      expect(yield* guess(id, ACC1, "sensitive_action", code)).toBe("invalid")
     })))
 
   it.effect("a code is still valid 1 ms before 10 minutes", () =>
@@ -100,11 +103,11 @@ describe("OTP policy", () => {
 
   it.effect("a code is valid at 9:59 and expired at exactly 10:00", () =>
     inMemory(Effect.gen(function*() {
-      const { id, code } = yield* issueAndRead("acc-1", "sensitive_action")
+      const { id, code } = yield* issueAndRead(ACC1, "sensitive_action")
       yield* TestClock.adjust(Duration.seconds(599))
-      expect(yield* guess(id, "acc-1", "sensitive_action", code)).toBe("correct")
+      expect(yield* guess(id, ACC1, "sensitive_action", code)).toBe("correct")
       yield* TestClock.adjust(Duration.seconds(1))
-      expect(yield* guess(id, "acc-1", "sensitive_action", code)).toBe("invalid")
+      expect(yield* guess(id, ACC1, "sensitive_action", code)).toBe("invalid")
     })))
 
   it.effect("verifyEmailOtp at exactly 10:00 rejects the right code as invalid", () =>
@@ -146,9 +149,9 @@ describe("OTP policy", () => {
 
   it.effect("parallel wrong guesses cannot exceed 5 attempts", () =>
     inMemory(Effect.gen(function*() {
-      const { id, code } = yield* issueAndRead("acc-1", "sensitive_action")
+      const { id, code } = yield* issueAndRead(ACC1, "sensitive_action")
       const results = yield* Effect.all(
-        Array.from({ length: 12 }, () => guess(id, "acc-1", "sensitive_action", wrongCode(code))),
+        Array.from({ length: 12 }, () => guess(id, ACC1, "sensitive_action", wrongCode(code))),
         { concurrency: "unbounded" }
       )
       expect(results.filter((r) => r === "incorrect")).toHaveLength(5)

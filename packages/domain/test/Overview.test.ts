@@ -9,8 +9,9 @@ import { assembleSeries, overview, windowOf } from "../src/admin/Overview.js"
 import type { StaffRole } from "../src/admin/StaffModel.js"
 import { activeStaff } from "./support/StaffFixtures.js"
 import { InMemoryOverviewLive, OverviewStore } from "./support/InMemoryOverview.js"
+import { StaffId } from "../src/shared/Ids.js"
 
-const staff = (role: StaffRole) => activeStaff(role, 1, { id: `staff-${role}`, email: `${role}@example.com` })
+const staff = (role: StaffRole) => activeStaff(role, 1, { id: StaffId.make(`staff-${role}`), email: `${role}@example.com` })
 
 const at = (iso: string) => new Date(iso)
 const tx = (purpose: "deposit" | "manual_transfer" | "disbursement" | "early_withdrawal", status: "pending" | "confirmed" | "failed", amountKobo: bigint, feeKobo: bigint, createdAt: string) => ({

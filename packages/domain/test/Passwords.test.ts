@@ -3,6 +3,7 @@ import {Effect, TestClock} from "effect"
 import * as Auth from "../src/auth/index.js"
 import {ADA, BOLA, inMemory, pw, registerAda, registerBola, wrongCode} from "./support/Fixtures.js"
 import {Sent, Store} from "./support/InMemory.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 const NEW_PASSWORD = "a completely new password"
 
@@ -17,7 +18,7 @@ const forgot = Effect.gen(function*() {
   return yield* Sent.lastCode("password_reset")
 })
 
-const actionCode = (accountId: string) =>
+const actionCode = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { pinId } = yield* Auth.requestActionOtp(accountId)
     return { pinId, code: yield* Sent.lastCode("action_confirmation") }
@@ -258,7 +259,7 @@ describe("changePassword", () => {
       const { accountId } = yield* signedInAda
       const { pinId, code } = yield* actionCode(accountId)
       const input = { currentPassword: pw(ADA.password), newPassword: pw(NEW_PASSWORD), otpPinId: pinId, otpCode: code }
-      expect((yield* Effect.flip(Auth.changePassword({ ...input, accountId: "nobody" })))._tag).toBe("AccountNotFound")
+      expect((yield* Effect.flip(Auth.changePassword({ ...input, accountId: AccountId.make("nobody") })))._tag).toBe("AccountNotFound")
       yield* Store.patchAccount(accountId, { passwordHash: null })
       expect((yield* Effect.flip(Auth.changePassword({ ...input, accountId })))._tag).toBe("NoPasswordSet")
     })))

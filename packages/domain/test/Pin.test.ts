@@ -8,6 +8,7 @@ import { PasswordHasher } from "../src/shared/Ports.js"
 import { atomically } from "../src/shared/UseCase.js"
 import {ADA, bankedAda, inMemory, pw, verifiedAda} from "./support/Fixtures.js"
 import {AlertStore, FakeBank, HasherProbe, Sent, Store} from "./support/InMemory.js"
+import { AccountId, CustomerId } from "../src/shared/Ids.js"
 
 const PIN = "4821"
 const NEW_PIN = "1357"
@@ -18,10 +19,10 @@ const pin = (s: string) => Redacted.make(s)
 const outcome = <A, E extends { readonly _tag: string }, R>(self: Effect.Effect<A, E, R>) =>
   Effect.map(Effect.either(self), Either.match({ onLeft: (e) => e._tag, onRight: () => "ok" }))
 
-const verify = (accountId: string, p: string) => outcome(Auth.verifyPin(accountId, pin(p)))
+const verify = (accountId: AccountId, p: string) => outcome(Auth.verifyPin(accountId, pin(p)))
 
 /** A customer with PIN `PIN` set (verified Ada by default, no core account). */
-const withPin = <A extends { readonly accountId: string }, E, R>(setup: Effect.Effect<A, E, R>) =>
+const withPin = <A extends { readonly accountId: AccountId }, E, R>(setup: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const who = yield* setup
     yield* Auth.setPin(who.accountId, pin(PIN))
@@ -30,12 +31,12 @@ const withPin = <A extends { readonly accountId: string }, E, R>(setup: Effect.E
   })
 
 /** Five wrong PINs in a row; the answers. */
-const fiveWrong = (accountId: string) => Effect.all(Array.from({ length: 5 }, () => verify(accountId, WRONG)))
+const fiveWrong = (accountId: AccountId) => Effect.all(Array.from({ length: 5 }, () => verify(accountId, WRONG)))
 
-const pinHashOf = (accountId: string) => Effect.map(Store.account(accountId), (a) => a.customer.pinHash)
-const statusOf = (accountId: string) => Effect.map(Store.account(accountId), (a) => a.customer.customerStatus)
+const pinHashOf = (accountId: AccountId) => Effect.map(Store.account(accountId), (a) => a.customer.pinHash)
+const statusOf = (accountId: AccountId) => Effect.map(Store.account(accountId), (a) => a.customer.customerStatus)
 
-const actionCode = (accountId: string) =>
+const actionCode = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { pinId } = yield* Auth.requestActionOtp(accountId)
     return { pinId, code: yield* Sent.lastCode("action_confirmation") }
@@ -407,7 +408,7 @@ describe("resetPin", () => {
 })
 
 describe("the in-memory PinRepo honours the port", () => {
-  const CUSTOMER = "cus-x"
+  const CUSTOMER = CustomerId.make("cus-x")
 
   it.effect("claimTry: 20 concurrent claims on a fresh guard give exactly 5 Claimed, the 5th with the lock", () =>
     inMemory(Effect.gen(function*() {
@@ -435,7 +436,7 @@ describe("the in-memory PinRepo honours the port", () => {
       expect(yield* repo.replacePinHash(customerId, null, "hash:2222", new Date(0))).toBe(false)
       expect(yield* repo.replacePinHash(customerId, "hash:1111", "hash:2222", new Date(0))).toBe(true)
       expect(yield* pinHashOf(accountId)).toBe("hash:2222")
-      expect(yield* repo.replacePinHash("no-such-customer", null, "hash:1", new Date(0))).toBe(false)
+      expect(yield* repo.replacePinHash(CustomerId.make("no-such-customer"), null, "hash:1", new Date(0))).toBe(false)
     })))
 
   it.effect("a failed unit of work rolls the guard and the PIN hash back", () =>

@@ -20,6 +20,7 @@ import { bankedAda, inMemory } from "./support/Fixtures.js"
 import { FakeBank } from "./support/FakeBank.js"
 import { InMemoryPlansLive, PlanStore } from "./support/InMemoryPlans.js"
 import { InMemoryTransfersLive } from "./support/InMemoryTransfers.js"
+import { CustomerId, PlanId } from "../src/shared/Ids.js"
 
 const PlansLayer = InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive))
 const withPlans = <A, E>(effect: Effect.Effect<A, E, any>) => inMemory(Effect.provide(effect, PlansLayer))
@@ -34,8 +35,8 @@ const AT = new Date(START)
 /** A plan of `total` over `cycles` daily cycles, `paid` of them paid, never edited. */
 const planOf = (total: bigint, cycles: number, paid = 0) =>
   new Plan({
-    id: "p",
-    customerId: "c",
+    id: PlanId.make("p"),
+    customerId: CustomerId.make("c"),
     totalAmountKobo: total,
     durationDays: cycles,
     frequency: "daily",

@@ -21,6 +21,7 @@ import {Sent} from "./support/InMemory.js"
 import {FakeBank} from "./support/FakeBank.js"
 import {InMemoryPlansLive, PlanStore} from "./support/InMemoryPlans.js"
 import {InMemoryTransfersLive, NoticeStore, TransferStore} from "./support/InMemoryTransfers.js"
+import { AccountId, CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const PlansLayer = InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive))
 const withPlans = <A, E>(effect: Effect.Effect<A, E, any>) => inMemory(Effect.provide(effect, PlansLayer))
@@ -51,13 +52,13 @@ const fundedAda = (funds: bigint) =>
     return { ...ada, customerId: customer.id }
   })
 
-const deposit = (who: { accountId: string; accountNumber: string }, amountKobo: bigint) =>
+const deposit = (who: { accountId: AccountId; accountNumber: string }, amountKobo: bigint) =>
   Effect.gen(function*() {
     yield* (yield* TestFunding).deposit({ accountNumber: who.accountNumber, amountKobo })
     yield* Banking.syncDeposits(who.accountId)
   })
 
-const planOf = (customerId: string) =>
+const planOf = (customerId: CustomerId) =>
   Effect.map(Effect.flatMap(PlanRepo, (r) => r.findForCustomer(customerId)), Option.getOrThrow)
 
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))
@@ -375,7 +376,7 @@ describe("payouts that cannot be made", () => {
       expect((yield* Plans.processDuePayouts()).paid).toBe(1)
       // a movement of Ada's mid-saga (its account not yet put back)
       const [first] = yield* TransferStore.all
-      const other = new Transfer({ ...first!, id: "other-movement", idempotencyKey: "other", status: "pending", restored: false })
+      const other = new Transfer({ ...first!, id: TransactionId.make("other-movement"), idempotencyKey: "other", status: "pending", restored: false })
       const store = yield* TransferStore
       yield* Ref.update(store, (m) => new Map(m).set(other.id, other))
 

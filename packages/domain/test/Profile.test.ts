@@ -3,6 +3,7 @@ import {Effect} from "effect"
 import * as Profiles from "../src/account/Profile.js"
 import {ADA, inMemory, registerAda} from "./support/Fixtures.js"
 import {Store} from "./support/InMemory.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 describe("the user profile", () => {
   it.effect("name: the chosen display name, else first and last name, else the email's local part", () =>
@@ -32,6 +33,6 @@ describe("the user profile", () => {
       expect((yield* Profiles.getUserProfile(account.id)).whatsappNumber).toBeNull()
       const stored = (yield* Store.account(account.id)).account
       expect(stored).toMatchObject({ firstName: "Ada", lastName: "Obi", phone: ADA.phone })
-      expect((yield* Effect.flip(Profiles.updateUserProfile("nobody", { name: "x" })))._tag).toBe("AccountNotFound")
+      expect((yield* Effect.flip(Profiles.updateUserProfile(AccountId.make("nobody"), { name: "x" })))._tag).toBe("AccountNotFound")
     })))
 })

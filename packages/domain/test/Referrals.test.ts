@@ -7,8 +7,9 @@ import * as Notifications from "../src/notifications/Preferences.js"
 import * as Referrals from "../src/referrals/index.js"
 import {bankedAda, BOLA, bvnInput, inMemory, pw, registerAda} from "./support/Fixtures.js"
 import {Sent, Store} from "./support/InMemory.js"
+import { AccountId } from "../src/shared/Ids.js"
 
-const deposit = (accountId: string, accountNumber: string) =>
+const deposit = (accountId: AccountId, accountNumber: string) =>
   Effect.gen(function*() {
     yield* (yield* TestFunding).deposit({ accountNumber, amountKobo: 50_000n })
     yield* Banking.syncDeposits(accountId)

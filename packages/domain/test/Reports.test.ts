@@ -7,13 +7,14 @@ import { Transaction } from "../src/transactions/Model.js"
 import * as Reports from "../src/transactions/Reports.js"
 import {bankedAda, bankedBola, inMemory, verifiedAda} from "./support/Fixtures.js"
 import {Store} from "./support/InMemory.js"
+import { AccountId, CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 let sequence = 0
 
 /** A Transaction row (a confirmed deposit unless overridden). */
-const row = (customerId: string, createdAt: string, overrides: Partial<ConstructorParameters<typeof Transaction>[0]> = {}) =>
+const row = (customerId: CustomerId, createdAt: string, overrides: Partial<ConstructorParameters<typeof Transaction>[0]> = {}) =>
   new Transaction({
-    id: `00000000-0000-4000-8000-${(++sequence).toString().padStart(12, "0")}`,
+    id: TransactionId.make(`00000000-0000-4000-8000-${(++sequence).toString().padStart(12, "0")}`),
     customerId,
     planId: null,
     type: "credit",
@@ -34,9 +35,9 @@ const row = (customerId: string, createdAt: string, overrides: Partial<Construct
 const insert = (...rows: ReadonlyArray<Transaction>) =>
   Effect.flatMap(Store, (s) => Ref.update(s.ref, (st) => ({ ...st, transactions: [...st.transactions, ...rows] })))
 
-const customerIdOf = (accountId: string) => Effect.map(Store.account(accountId), (a) => a.customer.id)
+const customerIdOf = (accountId: AccountId) => Effect.map(Store.account(accountId), (a) => a.customer.id)
 
-const transfer = (customerId: string, createdAt: string, amountKobo: bigint, feeKobo: bigint, status: Transaction["status"] = "confirmed") =>
+const transfer = (customerId: CustomerId, createdAt: string, amountKobo: bigint, feeKobo: bigint, status: Transaction["status"] = "confirmed") =>
   row(customerId, createdAt, {
     type: "transfer",
     purpose: "manual_transfer",
@@ -83,7 +84,7 @@ describe("Reports.windowBounds", () => {
 
 describe("Reports.summarize", () => {
   it("inbound = confirmed credits; outbound = confirmed debits and transfers with their fees; net subtracts both", () => {
-    const c = "c"
+    const c = CustomerId.make("c")
     const rows = [
       row(c, "2024-03-01T10:00:00Z", { amountKobo: 5_000_000n }),
       row(c, "2024-03-02T10:00:00Z", { amountKobo: 250_000n }),
@@ -111,7 +112,7 @@ describe("Reports.summarize", () => {
       netKobo: 0n,
       transactions: []
     })
-    const report = Reports.summarize({ from: "2024-01-01", to: "2024-01-31" }, [transfer("c", "2024-01-05T00:00:00Z", 10_000n, 1_075n)])
+    const report = Reports.summarize({ from: "2024-01-01", to: "2024-01-31" }, [transfer(CustomerId.make("c"), "2024-01-05T00:00:00Z", 10_000n, 1_075n)])
     expect(report.netKobo).toBe(-11_075n)
   })
 })
@@ -173,7 +174,7 @@ describe("Reports.transactionReport", () => {
       const report = yield* Reports.transactionReport(accountId, { from: "2024-01-01", to: "2024-12-31" })
       expect(report).toMatchObject({ inbound: { count: 0, totalKobo: 0n }, netKobo: 0n, transactions: [] })
       const unknown = yield* Effect.flip(
-        Reports.transactionReport("00000000-0000-4000-8000-999999999999", { from: "2024-01-01", to: "2024-01-02" })
+        Reports.transactionReport(AccountId.make("00000000-0000-4000-8000-999999999999"), { from: "2024-01-01", to: "2024-01-02" })
       )
       expect(unknown).toBeInstanceOf(AccountNotFound)
     })))
@@ -181,7 +182,7 @@ describe("Reports.transactionReport", () => {
   it.effect("an invalid window fails with InvalidReportWindow before reading anything", () =>
     inMemory(Effect.gen(function*() {
       const error = yield* Effect.flip(
-        Reports.transactionReport("00000000-0000-4000-8000-999999999999", { from: "2024-05-02", to: "2024-05-01" })
+        Reports.transactionReport(AccountId.make("00000000-0000-4000-8000-999999999999"), { from: "2024-05-02", to: "2024-05-01" })
       )
       expect(error).toMatchObject({ _tag: "InvalidReportWindow", field: "to", reason: "to must be on or after from" })
     })))

@@ -11,12 +11,13 @@ import * as Spendings from "../src/spending/index.js"
 import { pw, registerAda, registerBola } from "./support/Fixtures.js"
 import { Sent, Store } from "./support/InMemory.js"
 import { SpendingStore, withSpendings } from "./support/InMemorySpendings.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))
 
 const reports = Effect.map(Sent.all, (all) => all.filter((m) => m.kind === "spending_report"))
 
-const spend = (accountId: string, date: string, amountKobo = 1_000n) =>
+const spend = (accountId: AccountId, date: string, amountKobo = 1_000n) =>
   Spendings.logSpending(accountId, { amountKobo, category: "food", date })
 
 describe("monthly spending reports", () => {

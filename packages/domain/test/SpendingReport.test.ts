@@ -10,6 +10,7 @@ import * as Spendings from "../src/spending/index.js"
 import { registerAda, registerBola } from "./support/Fixtures.js"
 import { Sent, Store } from "./support/InMemory.js"
 import { withSpendings } from "./support/InMemorySpendings.js"
+import { CustomerId } from "../src/shared/Ids.js"
 
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))
 
@@ -17,7 +18,7 @@ let n = 0
 const row = (date: string, amountKobo: bigint, category = "food", description: string | null = null) =>
   new Spending({
     id: `s-${++n}`,
-    customerId: "c",
+    customerId: CustomerId.make("c"),
     amountKobo,
     category,
     description,

@@ -11,6 +11,7 @@ import { StaffRepo } from "../src/admin/StaffPorts.js"
 import { HasherProbe, InMemoryLayer, Sent } from "./support/InMemory.js"
 import { AuditRows, InMemoryAuditLive } from "./support/InMemoryAudit.js"
 import { InMemoryStaffLive, StaffStore } from "./support/InMemoryStaff.js"
+import { StaffId } from "../src/shared/Ids.js"
 
 const withStaff = <A, E>(self: Effect.Effect<A, E, any>): Effect.Effect<A, E> =>
   Effect.provide(self, Layer.mergeAll(InMemoryLayer, InMemoryStaffLive, InMemoryAuditLive)) as Effect.Effect<A, E>
@@ -30,7 +31,7 @@ const member = (role: StaffRole, email = `${role}@example.com`) =>
   Effect.gen(function*() {
     const at = new Date(0)
     const m = new StaffMember({
-      id: `00000000-0000-4000-8000-${role.padEnd(12, "0").slice(0, 12).replace(/[^0-9a-f]/g, "a")}`,
+      id: StaffId.make(`00000000-0000-4000-8000-${role.padEnd(12, "0").slice(0, 12).replace(/[^0-9a-f]/g, "a")}`),
       email,
       firstName: role,
       lastName: "Staff",
@@ -242,7 +243,7 @@ describe("invite and reset links", () => {
       expect((yield* failure(StaffAccess.sendLinkTo(admin, r.id, {})))._tag).toBe("PermissionDenied")
       expect((yield* failure(StaffAccess.sendLinkTo(support, admin.id, {})))._tag).toBe("PermissionDenied")
       expect((yield* StaffAccess.sendLinkTo(admin, support.id, {})).purpose).toBe("reset")
-      expect((yield* failure(StaffAccess.sendLinkTo(admin, "00000000-0000-4000-8000-0000000000ff", {})))._tag).toBe("StaffNotFound")
+      expect((yield* failure(StaffAccess.sendLinkTo(admin, StaffId.make("00000000-0000-4000-8000-0000000000ff"), {})))._tag).toBe("StaffNotFound")
       expect((yield* failure(StaffAccess.invite(r, { ...input, email: "ADMIN@example.com" })))._tag).toBe("StaffEmailTaken")
       const res = yield* Effect.either(StaffAccess.invite(r, input))
       expect(Either.isRight(res)).toBe(true)

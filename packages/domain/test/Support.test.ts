@@ -13,6 +13,7 @@ import { MAX_ACTIVE_TICKETS, MAX_MESSAGES } from "../src/support/Rules.js"
 import { registerBola } from "./support/Fixtures.js"
 import { SupportStore } from "./support/InMemorySupport.js"
 import { adaAndBola, adaWithDeposit, AGENT, openFor, withSupport } from "./support/SupportFixtures.js"
+import { TicketId, TransactionId } from "../src/shared/Ids.js"
 
 const page1 = { page: 1, pageSize: 20 }
 
@@ -57,7 +58,7 @@ describe("opening a ticket", () => {
 
       const bola = (yield* registerBola).account.id
       expect(yield* Effect.flip(openFor(bola, "Not mine", { transactionId }))).toMatchObject({ _tag: "TicketTransactionNotFound" })
-      expect(yield* Effect.flip(openFor(accountId, "Unknown", { transactionId: "00000000-0000-4000-8000-00000000dead" })))
+      expect(yield* Effect.flip(openFor(accountId, "Unknown", { transactionId: TransactionId.make("00000000-0000-4000-8000-00000000dead") })))
         .toMatchObject({ _tag: "TicketTransactionNotFound" })
       expect((yield* SupportStore.state).tickets).toHaveLength(1)
     })))
@@ -113,7 +114,7 @@ describe("reading tickets", () => {
       const adas = yield* openFor(ada)
       expect(yield* Effect.flip(Support.myTicket(bola, adas.ticket.id))).toMatchObject({ _tag: "TicketNotFound" })
       expect(yield* Effect.flip(Support.replyAsCustomer(bola, adas.ticket.id, "hijack"))).toMatchObject({ _tag: "TicketNotFound" })
-      expect(yield* Effect.flip(Support.myTicket(ada, "00000000-0000-4000-8000-00000000beef"))).toMatchObject({ _tag: "TicketNotFound" })
+      expect(yield* Effect.flip(Support.myTicket(ada, TicketId.make("00000000-0000-4000-8000-00000000beef")))).toMatchObject({ _tag: "TicketNotFound" })
       expect((yield* SupportStore.state).messages).toHaveLength(1)
     })))
 
@@ -224,7 +225,7 @@ describe("the customer's reply", () => {
           update: (id, from, patch) =>
             Effect.zipRight(
               repo.addMessage(
-                new TicketMessage({ id: "7e000000-0000-4000-8000-000000000001", ticketId: id, authorKind: "staff", authorId: AGENT, body: "racing", createdAt: patch.updatedAt })
+                new TicketMessage({ id: "7e000000-0000-4000-8000-000000000001", ticketId: TicketId.make(id), authorKind: "staff", authorId: AGENT, body: "racing", createdAt: patch.updatedAt })
               ),
               repo.update(id, from, patch)
             )

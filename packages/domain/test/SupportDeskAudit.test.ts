@@ -17,8 +17,9 @@ import { InMemoryLayer, Store } from "./support/InMemory.js"
 import { AuditRows, InMemoryAuditLive } from "./support/InMemoryAudit.js"
 import { InMemorySupportLayer, SupportStore } from "./support/InMemorySupport.js"
 import { adaAndBola, AGENT, openFor, SUPERVISOR } from "./support/SupportFixtures.js"
+import { StaffId, TicketId } from "../src/shared/Ids.js"
 
-const staff = (id: string, role: StaffRole) => activeStaff(role, 0, { id, email: `${role}@kobo.test`, lastName: role })
+const staff = (id: StaffId, role: StaffRole) => activeStaff(role, 0, { id, email: `${role}@kobo.test`, lastName: role })
 const AGENT_MEMBER = staff(AGENT, "support")
 const SUPERVISOR_MEMBER = staff(SUPERVISOR, "admin")
 
@@ -54,8 +55,8 @@ const withDesk = <A, E>(self: Effect.Effect<A, E, any>): Effect.Effect<A, E> =>
     Layer.provideMerge(WholeUnitOfWork, Layer.mergeAll(InMemoryLayer, InMemorySupportLayer, InMemoryAuditLive))
   ) as Effect.Effect<A, E>
 
-const ticketRows = (ticketId: string) => Effect.map(AuditRows.all, (rows) => rows.filter((r) => r.targetId === ticketId))
-const stored = (ticketId: string) => Effect.map(SupportStore.state, (st) => st.tickets.find((t) => t.id === ticketId)!)
+const ticketRows = (ticketId: TicketId) => Effect.map(AuditRows.all, (rows) => rows.filter((r) => r.targetId === ticketId))
+const stored = (ticketId: TicketId) => Effect.map(SupportStore.state, (st) => st.tickets.find((t) => t.id === ticketId)!)
 
 /** The AuditRepo whose appends fail, as a database error inside the transaction would. */
 const auditBroken = <A, E, R>(self: Effect.Effect<A, E, R>) =>
@@ -123,12 +124,12 @@ describe("support desk audit rows", () => {
       expect(yield* Effect.flip(SupportDesk.assign(AGENT_MEMBER, ticket.id, AGENT))).toMatchObject({ _tag: "TicketClosed" })
       expect(yield* Effect.flip(SupportDesk.reply(AGENT_MEMBER, ticket.id, "Hello"))).toMatchObject({ _tag: "TicketClosed" })
       const { ticket: other } = yield* openFor(ada, "Another one")
-      const unknownStaff = "5a000000-0000-4000-8000-0000000000aa"
+      const unknownStaff = StaffId.make("5a000000-0000-4000-8000-0000000000aa")
       expect(yield* Effect.flip(SupportDesk.assign(AGENT_MEMBER, other.id, unknownStaff))).toMatchObject({ _tag: "StaffNotFound" })
-      expect(yield* Effect.flip(SupportDesk.resolve(AGENT_MEMBER, "00000000-0000-4000-8000-00000000beef"))).toMatchObject({
+      expect(yield* Effect.flip(SupportDesk.resolve(AGENT_MEMBER, TicketId.make("00000000-0000-4000-8000-00000000beef")))).toMatchObject({
         _tag: "TicketNotFound"
       })
-      const officer = staff("5a000000-0000-4000-8000-0000000000bb", "officer")
+      const officer = staff(StaffId.make("5a000000-0000-4000-8000-0000000000bb"), "officer")
       expect(yield* Effect.flip(SupportDesk.resolve(officer, other.id))).toMatchObject({ _tag: "PermissionDenied" })
       expect((yield* AuditRows.all).length).toBe(rowsBefore)
       expect((yield* stored(other.id)).status).toBe("open")

@@ -14,6 +14,7 @@ import { SupportRepo, type TicketFilter } from "../src/support/Ports.js"
 import { Sent, Store } from "./support/InMemory.js"
 import { SupportStore } from "./support/InMemorySupport.js"
 import { adaAndBola, AGENT, openFor, STRANGER, SUPERVISOR, withSupport } from "./support/SupportFixtures.js"
+import { TicketId } from "../src/shared/Ids.js"
 
 const page1 = { page: 1, pageSize: 20 }
 const replies = Effect.map(Sent.all, (all) => all.filter((m) => m.kind === "support_reply"))
@@ -69,7 +70,7 @@ describe("staff replies", () => {
       const { ada } = yield* adaAndBola
       const { ticket } = yield* openFor(ada)
       expect(yield* Effect.flip(Support.replyAsStaff(STRANGER, ticket.id, "Hi"))).toMatchObject({ _tag: "StaffNotFound", staffId: STRANGER })
-      expect(yield* Effect.flip(Support.replyAsStaff(AGENT, "00000000-0000-4000-8000-00000000beef", "Hi"))).toMatchObject({ _tag: "TicketNotFound" })
+      expect(yield* Effect.flip(Support.replyAsStaff(AGENT, TicketId.make("00000000-0000-4000-8000-00000000beef"), "Hi"))).toMatchObject({ _tag: "TicketNotFound" })
       expect(yield* Effect.flip(Support.replyAsStaff(AGENT, ticket.id, ""))).toMatchObject({ _tag: "InvalidTicketField", field: "message" })
       yield* Support.close(ticket.id)
       expect(yield* Effect.flip(Support.replyAsStaff(AGENT, ticket.id, "Hi"))).toMatchObject({ _tag: "TicketClosed" })
@@ -106,7 +107,7 @@ describe("internal notes", () => {
       expect(yield* Effect.flip(Support.addNote(AGENT, ticket.id, ""))).toMatchObject({ _tag: "InvalidTicketField", field: "note" })
       expect(yield* Effect.flip(Support.addNote(AGENT, ticket.id, "n".repeat(5001)))).toMatchObject({ field: "note" })
       expect(yield* Effect.flip(Support.addNote(STRANGER, ticket.id, "hi"))).toMatchObject({ _tag: "StaffNotFound" })
-      expect(yield* Effect.flip(Support.addNote(AGENT, "00000000-0000-4000-8000-00000000beef", "hi"))).toMatchObject({ _tag: "TicketNotFound" })
+      expect(yield* Effect.flip(Support.addNote(AGENT, TicketId.make("00000000-0000-4000-8000-00000000beef"), "hi"))).toMatchObject({ _tag: "TicketNotFound" })
       expect((yield* SupportStore.state).notes).toHaveLength(2)
     })))
 })
@@ -127,7 +128,7 @@ describe("assignment, resolving and closing", () => {
       expect((yield* Support.assign(ticket.id, null)).assignedStaffId).toBeNull()
       yield* Support.close(ticket.id)
       expect(yield* Effect.flip(Support.assign(ticket.id, AGENT))).toMatchObject({ _tag: "TicketClosed" })
-      expect(yield* Effect.flip(Support.assign("00000000-0000-4000-8000-00000000beef", AGENT))).toMatchObject({ _tag: "TicketNotFound" })
+      expect(yield* Effect.flip(Support.assign(TicketId.make("00000000-0000-4000-8000-00000000beef"), AGENT))).toMatchObject({ _tag: "TicketNotFound" })
     })))
 
   it.effect("resolve: open or awaiting_customer → resolved; again changes nothing; closed is refused", () =>

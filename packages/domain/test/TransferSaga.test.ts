@@ -2,6 +2,7 @@ import {describe, expect, it} from "@effect/vitest"
 import {FastCheck as fc} from "effect"
 import { type Action, decide, nextRequeryDelayMs, protectingLien, referencesOf, type TransferJournal, TransferPolicy } from "../src/transfers/Saga.js"
 import {freshJournal} from "./support/Journal.js"
+import { TransactionId } from "../src/shared/Ids.js"
 
 const fresh = freshJournal
 const at = (patch: Partial<TransferJournal>): TransferJournal => ({ ...fresh, ...patch })
@@ -53,10 +54,10 @@ describe("decide", () => {
 
 describe("references, lien, backoff", () => {
   it("each step has its own reference, at most 12 characters, from the transaction id", () => {
-    const refs = Object.values(referencesOf(fresh.id))
+    const refs = Object.values(referencesOf(TransactionId.make(fresh.id)))
     expect(new Set(refs).size).toBe(4)
     for (const r of refs) expect(r.length).toBeLessThanOrEqual(12)
-    expect(referencesOf(fresh.id)).toEqual(referencesOf(fresh.id))
+    expect(referencesOf(TransactionId.make(fresh.id))).toEqual(referencesOf(TransactionId.make(fresh.id)))
   })
 
   it("the lien protects everything but the amount being moved", () => {

@@ -13,6 +13,7 @@ import {bankedAda, inMemory} from "./support/Fixtures.js"
 import {FakeBank, type Operation} from "./support/FakeBank.js"
 import {AlertStore, Sent} from "./support/InMemory.js"
 import {InMemoryTransfersLive} from "./support/InMemoryTransfers.js"
+import { CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const AMOUNT = 250_000n
 const FEE = 2_688n
@@ -21,12 +22,12 @@ const FUNDS = 1_000_000n
 const withTransfers = <A, E>(effect: Effect.Effect<A, E, any>) => inMemory(Effect.provide(effect, InMemoryTransfersLive))
 
 /** A new pending movement of AMOUNT (+FEE) from the customer's account to `destination`, stored. */
-const storeMovement = (customerId: string, accountNumber: string, destination: string, idempotencyKey: string) =>
+const storeMovement = (customerId: CustomerId, accountNumber: string, destination: string, idempotencyKey: string) =>
   Effect.gen(function*() {
     const enquiry = yield* (yield* CoreBanking).nameEnquiry({ accountNumber: destination, bankCode: "000013" })
     const at = new Date(yield* Clock.currentTimeMillis)
     const transfer = newTransfer({
-      id: yield* (yield* Ids).next,
+      id: TransactionId.make(yield* (yield* Ids).next),
       customerId,
       sourceAccountNumber: accountNumber,
       planId: null,

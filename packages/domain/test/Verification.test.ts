@@ -4,6 +4,7 @@ import {Effect} from "effect"
 import * as Auth from "../src/auth/index.js"
 import {ADA, BOLA, inMemory, pw, registerAda, wrongCode} from "./support/Fixtures.js"
 import {Sent, Store} from "./support/InMemory.js"
+import { AccountId } from "../src/shared/Ids.js"
 
 describe("email verification", () => {
   it.effect("register → sendEmailOtp → verifyEmailOtp: tokens, email verified, customer verified", () =>
@@ -51,8 +52,8 @@ describe("email verification", () => {
 
   it.effect("unknown accounts: AccountNotFound", () =>
     inMemory(Effect.gen(function*() {
-      expect((yield* Effect.flip(Auth.sendEmailOtp("nobody")))._tag).toBe("AccountNotFound")
-      expect((yield* Effect.flip(Auth.verifyEmailOtp("nobody", "123456")))._tag).toBe("AccountNotFound")
+      expect((yield* Effect.flip(Auth.sendEmailOtp(AccountId.make("nobody"))))._tag).toBe("AccountNotFound")
+      expect((yield* Effect.flip(Auth.verifyEmailOtp(AccountId.make("nobody"), "123456")))._tag).toBe("AccountNotFound")
     })))
 
   it.effect("a suspended account cannot verify, even with the right code", () =>

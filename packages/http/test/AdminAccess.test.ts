@@ -9,9 +9,10 @@ import { Effect } from "effect"
 import { adminGet, adminServer, adminSignIn, member, ROOT, rootToken } from "./support/AdminFixtures.js"
 import { expectFailure, expectSuccess, expectValidation, post, uniqueEmail, verifiedAccount } from "./support/Fixtures.js"
 import { lastCode, outbox } from "./support/TestServer.js"
+import { StaffId } from "@app/domain"
 
 /** Moves every link of the member one minute past its expiry (the server runs on the real clock). */
-const expireLinks = (staffId: string) =>
+const expireLinks = (staffId: StaffId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`UPDATE staff_links SET expires_at = now() - interval '1 minute' WHERE staff_id = ${staffId}`).pipe(Effect.orDie)
 

@@ -2,7 +2,7 @@
  * The ledger in the back office: transaction search with every filter, disbursements and failed
  * payouts (real payouts through the saga and the sandbox), the read-only requery, and refusals by role.
  */
-import { Plans } from "@app/domain"
+import { CustomerId, Plans } from "@app/domain"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -118,7 +118,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "90 seconds" })("admi
         yield* makeDue(paid.plan.id)
         yield* makeDue(failing.plan.id)
         yield* Plans.processDuePayouts({ batchSize: 10, concurrency: 2 })
-        const ofCustomer = (customerId: string) =>
+        const ofCustomer = (customerId: CustomerId) =>
           Effect.map(adminGet(`/api/v1/admin/disbursements?pageSize=100`, token), (r) =>
             expectSuccess(r, { apiObject: "Admin" }).items.filter((t: any) => t.customerId === customerId))
         const [failed] = yield* ofCustomer(failing.customerId)

@@ -3,7 +3,7 @@
  * takes effect, is audited, and a bad value changes nothing), 403 by role, 404 for unknown keys;
  * open alerts listed and acknowledged once.
  */
-import { Alerts } from "@app/domain"
+import { Alerts, TransactionId } from "@app/domain"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -100,7 +100,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "60 seconds" })("admi
           kind: "reversal_refused",
           dedupKey: `reversal_refused:${transactionId}`,
           message: `The bank refused the reversal of movement ${transactionId}: credit it back by hand.`,
-          transactionId
+          transactionId: TransactionId.make(transactionId)
         })
         const open = expectSuccess(yield* adminGet("/api/v1/admin/alerts", token), { apiObject: "Admin" }) as Array<any>
         expect(open[0]).toMatchObject({ id: raised.id, kind: "reversal_refused", severity: "critical", transactionId, occurrences: 1 })

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto"
 import { adminGet, adminServer, member, rootToken } from "./support/AdminFixtures.js"
 import { api, expectFailure, expectSuccess, expectValidation, post, verifiedAccount } from "./support/Fixtures.js"
 import { outbox, type Reply } from "./support/TestServer.js"
+import { TicketId } from "@app/domain"
 
 const DESK = "/api/v1/admin/support/tickets"
 
@@ -24,7 +25,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "60 seconds" })("admi
         const support = yield* member("support")
         const customer = yield* verifiedAccount("desk")
         const opened = yield* openTicket(customer.accessToken, "Deposit missing")
-        const ticketId: string = opened.id
+        const ticketId: TicketId = opened.id
         const queue = expectSuccess(yield* adminGet(`${DESK}?status=open&assignee=none&customerId=${customer.customerId}`, support.token), { apiObject: "Admin" })
         expect(queue.items.map((t: any) => t.id)).toEqual([ticketId])
         expect(queue.items[0]).toMatchObject({ customerId: customer.customerId, assignedStaffId: null, category: "deposit" })
@@ -75,7 +76,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "60 seconds" })("admi
         const token = yield* rootToken
         const customer = yield* verifiedAccount("desk-errors")
         const opened = yield* openTicket(customer.accessToken, "Another case")
-        const ticketId: string = opened.id
+        const ticketId: TicketId = opened.id
         expect(expectFailure(yield* adminGet(`${DESK}/${randomUUID()}`, token), 404, /not found/, "Admin").code).toBe("TICKET_NOT_FOUND")
         const unknown = randomUUID()
         expect(expectFailure(yield* post(`${DESK}/${ticketId}/assign`, { staffId: unknown }, token), 404, /not found/, "Admin"))
@@ -103,7 +104,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "60 seconds" })("admi
         notFound(yield* post(`${DESK}/${unknown}/close`, undefined, token))
 
         const customer = yield* verifiedAccount("desk-refusals")
-        const ticketId: string = (yield* openTicket(customer.accessToken, "Refusals")).id
+        const ticketId: TicketId = (yield* openTicket(customer.accessToken, "Refusals")).id
         for (const message of ["", "   "]) {
           expectValidation(yield* post(`${DESK}/${ticketId}/messages`, { message }, support.token), { fields: ["message"], apiObject: "Admin" })
         }

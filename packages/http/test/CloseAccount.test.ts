@@ -4,7 +4,7 @@
  * confirmed (at once, or by the closure job after reconciliation), and the books balance after
  * every test.
  */
-import { Banking, CoreBanking, Lifecycle, Plans, Transfers } from "@app/domain"
+import { Banking, CoreBanking, Lifecycle, Plans, TransactionId, Transfers } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Exit } from "effect"
@@ -174,7 +174,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("close-
         expect(yield* Lifecycle.processClosures()).toBe(0)
         const [row] = yield* sweepRow(c.customerId)
         for (let pass = 0; pass < 3; pass++) {
-          yield* due(row!.id)
+          yield* due(TransactionId.make(row!.id))
           yield* Transfers.processDue()
         }
         expect((yield* sweepRow(c.customerId))[0]!.status).toBe("confirmed")
@@ -303,7 +303,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("close-
       expect(yield* customerStatus(c.id)).toBe("closing")
       const [row] = yield* sweepRow(c.customerId)
       expect(row!.status).toBe("pending")
-      yield* due(row!.id)
+      yield* due(TransactionId.make(row!.id))
       yield* Transfers.processDue()
       expect((yield* sweepRow(c.customerId))[0]!.status).toBe("confirmed")
       expect(yield* Lifecycle.processClosures()).toBe(1)

@@ -4,7 +4,7 @@
  * the closure job), every refusal, a deletion that fails part-way (rolled back, staff alerted),
  * and a re-registration with the freed email, phone and BVN that sees nothing of the old account.
  */
-import { Alerts, Lifecycle, Transfers } from "@app/domain"
+import { Alerts, CustomerId, Lifecycle, TransactionId, Transfers } from "@app/domain"
 import { CoreBanking } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
@@ -51,7 +51,7 @@ const expectDeleted = (result: any) => {
   expect(retainUntil - Date.now()).toBeLessThan(5 * YEAR_MS + 3 * 24 * 3600_000)
 }
 
-const rowsOf = (customerId: string) =>
+const rowsOf = (customerId: CustomerId) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const count = (table: string) =>
@@ -259,7 +259,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("delete
         expect(expectSuccess(yield* post(DELETE, retry, c.accessToken), { apiObject: CUSTOMER })).toEqual({ status: "closing" })
         const [row] = yield* sweepRow(c.customerId)
         for (let pass = 0; pass < 3 && (yield* sweepRow(c.customerId))[0]!.status === "pending"; pass++) {
-          yield* due(row!.id)
+          yield* due(TransactionId.make(row!.id))
           yield* Transfers.processDue()
         }
         expectDeleted(expectSuccess(yield* post(DELETE, retry, c.accessToken), { apiObject: CUSTOMER }))
@@ -274,7 +274,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("delete
           .toEqual({ status: "closing" })
         const [row] = yield* sweepRow(c.customerId)
         for (let pass = 0; pass < 3 && (yield* sweepRow(c.customerId))[0]!.status === "pending"; pass++) {
-          yield* due(row!.id)
+          yield* due(TransactionId.make(row!.id))
           yield* Transfers.processDue()
         }
         expect(yield* Lifecycle.processClosures()).toBe(1)

@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { adminGet, adminServer, member, rootToken } from "./support/AdminFixtures.js"
 import { actionOtp, bankCustomer, bvnBody, createAccount, verifyBvn } from "./support/BankingFixtures.js"
 import { expectFailure, expectSuccess, me, post, verifiedAccount } from "./support/Fixtures.js"
+import { CustomerId } from "@app/domain"
 
 const CUSTOMERS = "/api/v1/admin/customers"
 const PIN = "/api/v1/auth/pin"
@@ -19,7 +20,7 @@ const RESET = "/api/v1/auth/pin/reset"
 
 const freeze = (id: string, reason: string, token: string) => post(`${CUSTOMERS}/${id}/freeze`, { reason }, token)
 const unfreeze = (id: string, token: string) => post(`${CUSTOMERS}/${id}/unfreeze`, undefined, token)
-const statusOf = (customerId: string, token: string) =>
+const statusOf = (customerId: CustomerId, token: string) =>
   Effect.map(adminGet(`${CUSTOMERS}/${customerId}`, token), (r) => expectSuccess(r, { apiObject: "Admin" }).customer.customerStatus)
 
 /** Three PIN lockouts (a reset between them): the account is frozen (403 suspended on the third). */

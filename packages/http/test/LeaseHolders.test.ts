@@ -10,7 +10,7 @@
  * The SIGKILL itself, with `npm start`, is e2e/crash.e2e.test.ts.
  */
 import { LeaseHolderLive, STALE_AFTER } from "@app/adapters/concurrency/LeaseHolder"
-import { Transfers } from "@app/domain"
+import { AccountId, Transfers } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Layer } from "effect"
@@ -51,7 +51,7 @@ const statusOf = (id: string) =>
   )
 
 /** The customer's next transfer (a new key): accepted, or MovementInFlight. */
-const nextTransfer = (accountId: string) =>
+const nextTransfer = (accountId: AccountId) =>
   startTransfer(accountId, "0123450001", 10_000n).pipe(
     Effect.map((t) => t.status as string),
     Effect.catchTag("MovementInFlight", () => Effect.succeed("in flight" as const))

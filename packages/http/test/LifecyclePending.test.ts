@@ -9,7 +9,7 @@
  * - a reversal (or a deposit) that lands on a closed or frozen account raises a staff alert;
  * - close-account racing an admin freeze: one of them wins, never both.
  */
-import { AccountRepo, Banking, CoreBanking, Lifecycle, Transfers } from "@app/domain"
+import { AccountRepo, Banking, CoreBanking, Lifecycle, TransactionId, Transfers } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Option } from "effect"
@@ -65,7 +65,7 @@ const movementRow = (id: string) =>
 const reconcile = (id: string) =>
   Effect.gen(function*() {
     for (let pass = 0; pass < 8 && (yield* movementRow(id))[0]?.status === "pending"; pass++) {
-      yield* due(id)
+      yield* due(TransactionId.make(id))
       yield* Transfers.processDue()
     }
     return (yield* movementRow(id))[0]?.status

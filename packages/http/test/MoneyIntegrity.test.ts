@@ -5,7 +5,7 @@
  * and a staff alert, an ambiguous answer requeried, and a stale NIP session refreshed. After each,
  * the books balance.
  */
-import { Alerts, CoreBanking, Plans, Transfers } from "@app/domain"
+import { AccountId, Alerts, CoreBanking, Plans, TransactionId, Transfers } from "@app/domain"
 import { referencesOf, TransferPolicy } from "@app/domain/transfers/Saga"
 import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -32,7 +32,7 @@ const funded = (tag: string) =>
     return c
   })
 
-const transfer = (accountId: string, destination: string, amount = AMOUNT) => startTransfer(accountId, destination, amount)
+const transfer = (accountId: AccountId, destination: string, amount = AMOUNT) => startTransfer(accountId, destination, amount)
 
 interface Row {
   readonly status: string
@@ -56,7 +56,7 @@ const due = (id: string) =>
       UPDATE transactions SET lease_until = ${new Date(Date.now() - 1000)}, next_attempt_at = ${new Date(Date.now() - 1000)}
       WHERE id = ${id}`)
 
-const alertsOf = (transactionId: string) =>
+const alertsOf = (transactionId: TransactionId) =>
   Effect.map(Alerts.listOpen, (alerts) => alerts.filter((a) => a.transactionId === transactionId).map((a) => a.kind))
 
 /** The account at the bank: PND active, the liens that are left, the postings. */

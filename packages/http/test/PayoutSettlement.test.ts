@@ -7,7 +7,7 @@
  *   busy makes them wait (MovementInFlight) until it has paid, so the customer's own activity
  *   delays a payout by one run at most.
  */
-import { CoreBanking, Plans, Transfers } from "@app/domain"
+import { AccountId, CoreBanking, PlanId, Plans, TransactionId, Transfers } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Exit } from "effect"
@@ -18,12 +18,12 @@ import { TestServer } from "./support/TestServer.js"
 /** What the scheduler's process-transfers job runs (scheduler Jobs.ts). */
 const processTransfersJob = Plans.processDueMovements()
 
-const instalments = (planId: string) =>
+const instalments = (planId: PlanId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ cycle: number; status: string; transactionId: string | null }>`
+    sql<{ cycle: number; status: string; transactionId: TransactionId | null }>`
       SELECT cycle, status, transaction_id FROM plan_instalments WHERE plan_id = ${planId} ORDER BY cycle`)
 
-const planRow = (planId: string) =>
+const planRow = (planId: PlanId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ nextCycle: number; nextDueAt: Date | null }>`SELECT next_cycle, next_due_at FROM disbursement_plans WHERE id = ${planId}`).pipe(
       Effect.map((rows) => rows[0]!)
@@ -67,7 +67,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("payout
         yield* makeDue(c.plan.id)
         // the customer's transfer is in flight when the payout run comes (its saga stopped after
         // the debit, as an unanswered call leaves it)
-        const [customer] = yield* sql<{ id: string; accountId: string }>`
+        const [customer] = yield* sql<{ id: string; accountId: AccountId }>`
           SELECT c.id, c.account_id FROM customers c JOIN disbursement_plans p ON p.customer_id = c.id WHERE p.id = ${c.plan.id}`
         const broken = yield* onFirstCall("debit", (call) => Effect.zipRight(call, Effect.interrupt))
         const exit = yield* startTransfer(customer!.accountId, "0123450001", 10_000n).pipe(Effect.provideService(CoreBanking, broken), Effect.exit)

@@ -5,7 +5,7 @@
  * in full, with the fee the plan was funded for, and the wallet ends at zero. A fee lowered later
  * is passed on. A plan activated after the change pays the new fee.
  */
-import { Plans } from "@app/domain"
+import { PlanId, Plans } from "@app/domain"
 import { conservation } from "@app/sandbox"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -36,7 +36,7 @@ const resetFees = Effect.gen(function*() {
   expectSuccess(yield* api("PATCH", "/api/v1/admin/settings/fees.nip", { value }, yield* rootToken), { apiObject: "Admin" })
 })
 
-const payNext = (planId: string) =>
+const payNext = (planId: PlanId) =>
   Effect.gen(function*() {
     yield* makeDue(planId)
     return yield* Plans.processDuePayouts()

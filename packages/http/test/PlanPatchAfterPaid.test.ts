@@ -7,7 +7,7 @@
  * Borrow followed by a PATCH does not pay the borrowed period again. The sandbox's books balance
  * after each test.
  */
-import { Plans } from "@app/domain"
+import { PlanId, Plans } from "@app/domain"
 import { conservation } from "@app/sandbox"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -42,7 +42,7 @@ const paidOut = (token: string) =>
   Effect.map(history(token), (rows) => rows.filter((r) => r.status === "confirmed").reduce((sum, r) => sum + BigInt(r.amountKobo), 0n))
 
 /** Pays the plan's next cycle now (made due, then the due-payout job), `times` times. */
-const payCycles = (planId: string, times: number) =>
+const payCycles = (planId: PlanId, times: number) =>
   Effect.gen(function*() {
     for (let i = 0; i < times; i++) {
       yield* makeDue(planId)
@@ -58,7 +58,7 @@ const patchWithOtp = (c: { accessToken: string; email: string }, body: Record<st
  * Pays every cycle left, checking after each that what was paid stays within the totalAmountKobo
  * the plan shows; the plan is then completed and has paid exactly that.
  */
-const payToTheEnd = (c: { accessToken: string }, planId: string) =>
+const payToTheEnd = (c: { accessToken: string }, planId: PlanId) =>
   Effect.gen(function*() {
     for (let guard = 0; guard < 40; guard++) {
       const plan = yield* getPlan(c.accessToken)

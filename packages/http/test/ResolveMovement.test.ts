@@ -8,7 +8,7 @@
  * requester approving their own four-eyes request, a second resolution, a movement still driven by
  * the saga, a deposit.
  */
-import { CoreBanking, Lifecycle, Plans, referenceFor, Transfers } from "@app/domain"
+import { CoreBanking, CustomerId, Lifecycle, Plans, TransactionId, Transfers, referenceFor } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -27,7 +27,7 @@ const TRANSFER = "/api/v1/transactions/transfer"
 const REFUSES_REVERSAL = "0123450007"
 const NOTE = "Bank ops (ticket 4411) confirmed; manual credit ref MC-0001"
 
-const resolve = (transactionId: string, body: unknown, token: string) =>
+const resolve = (transactionId: TransactionId, body: unknown, token: string) =>
   post(`/api/v1/admin/transactions/${transactionId}/resolve`, body, token)
 
 const transferBody = (destinationAccountNumber = "0123450001", amountKobo = 10_000) => ({
@@ -63,7 +63,7 @@ interface Row {
   readonly feeKobo: string
 }
 
-const movements = (customerId: string, purpose: string) =>
+const movements = (customerId: CustomerId, purpose: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<Row>`
       SELECT id, status, transfer_state, reversal_state, restored, amount_kobo, fee_kobo FROM transactions
@@ -82,7 +82,7 @@ const creditByHand = (accountNumber: string, row: Row) =>
 const expectParked = (row: Row | undefined) =>
   expect(row).toMatchObject({ status: "pending", transferState: "failed", reversalState: "refused", restored: true })
 
-const auditOf = (transactionId: string) =>
+const auditOf = (transactionId: TransactionId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ actorId: string; beforeJson: string | null; afterJson: string | null }>`
       SELECT actor_id, before_json, after_json FROM audit_log WHERE action = 'movement.resolve' AND target_id = ${transactionId}`).pipe(
@@ -97,7 +97,7 @@ const auditOf = (transactionId: string) =>
     )
 
 /** The plan's payouts that reached the bank and were confirmed. */
-const confirmedPayouts = (customerId: string) =>
+const confirmedPayouts = (customerId: CustomerId) =>
   Effect.map(movements(customerId, "disbursement"), (rows) => rows.filter((r) => r.status === "confirmed"))
 
 /** A PATCH of the plan to a good withdrawal account, behind the OTP gate. */
@@ -137,18 +137,18 @@ layer(adminServer(), { excludeTestServices: true, timeout: "180 seconds" })("res
       expect(refused.code).toBe("ACCOUNT_NOT_ACTIVE")
       // a lower role cannot resolve it, and bad input is a 400 naming the fields
       for (const who of [support, officer]) {
-        const denied = expectFailure(yield* resolve(sweep!.id, { outcome: "credited_back", note: NOTE }, who.token), 403, "Your role does not allow this", ADMIN)
+        const denied = expectFailure(yield* resolve(TransactionId.make(sweep!.id), { outcome: "credited_back", note: NOTE }, who.token), 403, "Your role does not allow this", ADMIN)
         expect(denied).toEqual({ code: "PERMISSION_DENIED", permission: "transactions:resolve" })
       }
-      expectValidation(yield* resolve(sweep!.id, { outcome: "refunded", note: "  " }, admin.token), { fields: ["outcome", "note"], apiObject: ADMIN })
-      expectFailure(yield* resolve(randomUUID(), { outcome: "credited_back", note: NOTE }, admin.token), 404, "Transaction not found", ADMIN)
+      expectValidation(yield* resolve(TransactionId.make(sweep!.id), { outcome: "refunded", note: "  " }, admin.token), { fields: ["outcome", "note"], apiObject: ADMIN })
+      expectFailure(yield* resolve(TransactionId.make(randomUUID()), { outcome: "credited_back", note: NOTE }, admin.token), 404, "Transaction not found", ADMIN)
       expect(yield* movements(c.customerId, "early_withdrawal")).toEqual([row])
 
       // staff credit the money back at the bank, then record it
       const before = yield* atTheBank(c.accountNumber)
       expect(before.account.ledgerBalanceKobo).toBe(300_000n - BigInt(sweep!.amountKobo) - BigInt(sweep!.feeKobo))
       yield* creditByHand(c.accountNumber, row!)
-      const resolved = expectSuccess(yield* resolve(sweep!.id, { outcome: "credited_back", note: NOTE }, admin.token), {
+      const resolved = expectSuccess(yield* resolve(TransactionId.make(sweep!.id), { outcome: "credited_back", note: NOTE }, admin.token), {
         apiObject: ADMIN,
         message: "Movement resolved."
       })
@@ -162,14 +162,14 @@ layer(adminServer(), { excludeTestServices: true, timeout: "180 seconds" })("res
       expect(mails(c.email, "account_closure_failed")).toHaveLength(1)
       expect(mails(c.email, "transfer_failed")).toHaveLength(1)
       expect(yield* alertKindsOf(c.customerId)).not.toContain("reversal_refused")
-      const [audit] = yield* auditOf(sweep!.id)
+      const [audit] = yield* auditOf(TransactionId.make(sweep!.id))
       expect(audit).toMatchObject({
         actorId: admin.id,
         before: { status: "pending", transferState: "failed", reversalState: "refused" },
         after: { status: "failed", outcome: "credited_back", note: NOTE, requestedBy: admin.id }
       })
       // twice: refused, nothing changes
-      const again = expectFailure(yield* resolve(sweep!.id, { outcome: "delivered", note: NOTE }, admin.token), 409, /already final/, ADMIN)
+      const again = expectFailure(yield* resolve(TransactionId.make(sweep!.id), { outcome: "delivered", note: NOTE }, admin.token), 409, /already final/, ADMIN)
       expect(again).toMatchObject({ code: "MOVEMENT_NOT_AWAITING_OPERATOR", reason: "final", transactionStatus: "failed" })
       // the customer is whole and usable: money moves again
       expect(yield* balanceOf(c.accessToken)).toBe(300_000n)
@@ -185,7 +185,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "180 seconds" })("res
       expect(expectSuccess(yield* deleteAccount(c, { idempotencyKey: randomUUID() }), { apiObject: CUSTOMER })).toMatchObject({ status: "closing" })
       const [row] = yield* movements(c.customerId, "early_withdrawal")
       expectParked(row)
-      const resolved = expectSuccess(yield* resolve(row!.id, { outcome: "delivered", note: NOTE }, admin.token), { apiObject: ADMIN })
+      const resolved = expectSuccess(yield* resolve(TransactionId.make(row!.id), { outcome: "delivered", note: NOTE }, admin.token), { apiObject: ADMIN })
       expect(resolved).toMatchObject({ transaction: { id: row!.id, status: "confirmed" }, closureStatus: "closed" })
       expect(yield* customerStatus(c.id)).toBe("deleted")
       const bank = yield* atTheBank(c.accountNumber)
@@ -215,9 +215,9 @@ layer(adminServer(), { excludeTestServices: true, timeout: "180 seconds" })("res
       yield* Plans.processDuePayouts()
       yield* Transfers.processDue()
       expect(yield* movements(c.customerId, "disbursement")).toHaveLength(1)
-      expectFailure(yield* resolve(stuck!.id, { outcome: "delivered", note: NOTE }, support.token), 403, "Your role does not allow this", ADMIN)
+      expectFailure(yield* resolve(TransactionId.make(stuck!.id), { outcome: "delivered", note: NOTE }, support.token), 403, "Your role does not allow this", ADMIN)
 
-      const resolved = expectSuccess(yield* resolve(stuck!.id, { outcome: "delivered", note: NOTE }, admin.token), { apiObject: ADMIN })
+      const resolved = expectSuccess(yield* resolve(TransactionId.make(stuck!.id), { outcome: "delivered", note: NOTE }, admin.token), { apiObject: ADMIN })
       expect(resolved).toMatchObject({ transaction: { id: stuck!.id, status: "confirmed" }, planState: "active", closureStatus: null })
       expect((yield* getPlan(c.accessToken)).cyclesPaid).toBe(1)
       expect(mails(c.email, "disbursement_failed")).toHaveLength(0)
@@ -245,8 +245,8 @@ layer(adminServer(), { excludeTestServices: true, timeout: "180 seconds" })("res
       const [row] = yield* movements(c.customerId, "manual_transfer")
       expectParked(row)
       const [a, b] = yield* Effect.all([
-        resolve(row!.id, { outcome: "credited_back", note: NOTE }, admin.token),
-        resolve(row!.id, { outcome: "delivered", note: NOTE }, other.token)
+        resolve(TransactionId.make(row!.id), { outcome: "credited_back", note: NOTE }, admin.token),
+        resolve(TransactionId.make(row!.id), { outcome: "delivered", note: NOTE }, other.token)
       ], { concurrency: 2 })
       expect([a.status, b.status].sort()).toEqual([200, 409])
       const winner = a.status === 200 ? "credited_back" : "delivered"
@@ -255,7 +255,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "180 seconds" })("res
       const sql = yield* SqlClient.SqlClient
       const records = yield* sql<{ outcome: string }>`SELECT outcome FROM movement_resolutions WHERE transaction_id = ${row!.id}`
       expect(records).toEqual([{ outcome: winner }])
-      expect(yield* auditOf(row!.id)).toHaveLength(1)
+      expect(yield* auditOf(TransactionId.make(row!.id))).toHaveLength(1)
       const [after] = yield* movements(c.customerId, "manual_transfer")
       expect(after!.status).toBe(winner === "credited_back" ? "failed" : "confirmed")
       expect(mails(c.email, "transfer_failed")).toHaveLength(winner === "credited_back" ? 1 : 0)
@@ -272,7 +272,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "180 seconds" })("res
       expect(pending.status).toBe("pending")
       const driven = expectFailure(yield* resolve(pending.id, { outcome: "delivered", note: NOTE }, admin.token), 409, /still being driven/, ADMIN)
       expect(driven).toMatchObject({ code: "MOVEMENT_NOT_AWAITING_OPERATOR", reason: "in_progress", transactionStatus: "pending" })
-      const notMovement = expectFailure(yield* resolve(funding!.id, { outcome: "credited_back", note: NOTE }, admin.token), 409, /not a money movement/, ADMIN)
+      const notMovement = expectFailure(yield* resolve(TransactionId.make(funding!.id), { outcome: "credited_back", note: NOTE }, admin.token), 409, /not a money movement/, ADMIN)
       expect(notMovement).toMatchObject({ code: "MOVEMENT_NOT_AWAITING_OPERATOR", reason: "not_a_movement" })
       const [row] = yield* movements(c.customerId, "manual_transfer")
       expect(row).toMatchObject({ status: "pending", transferState: "pending" })
@@ -295,7 +295,7 @@ layer(adminServer({ adminFourEyes: true }), { excludeTestServices: true, timeout
       yield* Plans.processDuePayouts()
       const [stuck] = yield* movements(c.customerId, "disbursement")
       expectParked(stuck)
-      const filed = expectSuccess(yield* resolve(stuck!.id, { outcome: "credited_back", note: NOTE }, asking.token), {
+      const filed = expectSuccess(yield* resolve(TransactionId.make(stuck!.id), { outcome: "credited_back", note: NOTE }, asking.token), {
         status: 202,
         apiObject: ADMIN,
         message: "Resolution filed for a second member's approval."
@@ -310,7 +310,7 @@ layer(adminServer({ adminFourEyes: true }), { excludeTestServices: true, timeout
       const own = expectFailure(yield* post(`/api/v1/admin/approvals/${filed.id}/approve`, undefined, asking.token), 403, /second member/, ADMIN)
       expect(own.code).toBe("OWN_APPROVAL")
       // a role without the permission neither files nor decides it
-      expectFailure(yield* resolve(stuck!.id, { outcome: "credited_back", note: NOTE }, support.token), 403, "Your role does not allow this", ADMIN)
+      expectFailure(yield* resolve(TransactionId.make(stuck!.id), { outcome: "credited_back", note: NOTE }, support.token), 403, "Your role does not allow this", ADMIN)
       expectFailure(yield* post(`/api/v1/admin/approvals/${filed.id}/approve`, undefined, support.token), 404, /No approval/, ADMIN)
       expect((yield* movements(c.customerId, "disbursement"))[0]).toEqual(stuck)
 
@@ -329,7 +329,7 @@ layer(adminServer({ adminFourEyes: true }), { excludeTestServices: true, timeout
       const decided = expectFailure(yield* post(`/api/v1/admin/approvals/${filed.id}/approve`, undefined, second.token), 409, /already decided/, ADMIN)
       expect(decided.code).toBe("APPROVAL_DECIDED")
       // a second request for the settled movement is refused at once
-      expectFailure(yield* resolve(stuck!.id, { outcome: "delivered", note: NOTE }, second.token), 409, /already final/, ADMIN)
+      expectFailure(yield* resolve(TransactionId.make(stuck!.id), { outcome: "delivered", note: NOTE }, second.token), 409, /already final/, ADMIN)
 
       // the failed attempt is retried once the customer fixes the destination: cycle 1 paid, once
       const otp = yield* actionOtp(c.accessToken, c.email)

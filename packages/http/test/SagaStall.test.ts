@@ -10,7 +10,7 @@
  * recipient is paid once, the customer debited once, nothing is reversed that should not be, PND is
  * active, no lien is left and the books balance.
  */
-import { CoreBanking, Transfers } from "@app/domain"
+import { CoreBanking, TransactionId, Transfers } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -102,7 +102,7 @@ layer(testServer({ sandboxDuplicateReferences: "reject" }), { excludeTestService
             expect(history.filter((h) => h.channel === "core_debit")).toHaveLength(1)
             expect(history.filter((h) => h.channel === "core_credit")).toHaveLength(delivered ? 0 : 1)
             // the recipient: paid once under the movement's one reference, or never
-            expect(yield* real.requery(referencesOf(row!.id).transfer)).toBe(delivered ? "successful" : "failed")
+            expect(yield* real.requery(referencesOf(TransactionId.make(row!.id)).transfer)).toBe(delivered ? "successful" : "failed")
             expect((yield* conservation).problems).toEqual([])
           }))
       }

@@ -11,6 +11,7 @@ import { afterAll } from "vitest"
 import { api, expectFailure, expectSuccess, expectValidation, login, me, post, register, uniqueEmail } from "./support/Fixtures.js"
 import { type IdTokenClaims, startIdentityProvider } from "./support/IdentityProvider.js"
 import { testServer } from "./support/TestServer.js"
+import { AccountId } from "@app/domain"
 
 const SOCIAL = "/api/v1/oauth/social-sign-in"
 const SET_PASSWORD = "/api/v1/auth/set-password"
@@ -51,7 +52,7 @@ const rejected = (reply: { status: number; body: any; text: string; headers: Rec
   expect(reply.headers["set-cookie"]).toBeUndefined()
 }
 
-const customerStatus = (accountId: string) =>
+const customerStatus = (accountId: AccountId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ customerStatus: string }>`SELECT customer_status FROM customers WHERE account_id = ${accountId}`).pipe(
       Effect.map((rows) => rows[0]?.customerStatus),

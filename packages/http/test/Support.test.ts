@@ -6,7 +6,7 @@
  * (/api/v1/admin/support/tickets) are tested in AdminSupport.test.ts.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Support } from "@app/domain"
+import { StaffId, Support } from "@app/domain"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -169,7 +169,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("suppor
         const bola = yield* verifiedAccount("support-get-other")
         const staff = yield* hireStaff
         const created = yield* opened(ada.accessToken)
-        yield* Support.replyAsStaff(staff, created.id, "We are looking into it.")
+        yield* Support.replyAsStaff(StaffId.make(staff), created.id, "We are looking into it.")
         expectSuccess(yield* reply(ada.accessToken, created.id, { message: "Thanks" }), { status: 201, apiObject: OBJECT })
         const seen = yield* ticket(ada.accessToken, created.id)
         expect(Object.keys(seen).sort()).toEqual([...TICKET_KEYS, "messages"].sort())
@@ -193,7 +193,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("suppor
         const ada = yield* verifiedAccount("support-reply")
         const staff = yield* hireStaff
         const created = yield* opened(ada.accessToken)
-        yield* Support.replyAsStaff(staff, created.id, "Please send the session id.")
+        yield* Support.replyAsStaff(StaffId.make(staff), created.id, "Please send the session id.")
         const emailed = outbox().filter((m) => m.kind === "support_reply" && m.to === ada.email)
         expect(emailed).toHaveLength(1)
         expect(emailed[0]!.text).toContain("Please send the session id.")
@@ -261,7 +261,7 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("suppor
       expect(full.messages).toHaveLength(Support.MAX_MESSAGES)
       // staff cannot add one either, and a refused reply does not reopen a resolved ticket
       yield* Support.resolve(created.id)
-      expect(yield* Effect.flip(Support.replyAsStaff(staff, created.id, "One more"))).toMatchObject({ _tag: "TicketConversationFull" })
+      expect(yield* Effect.flip(Support.replyAsStaff(StaffId.make(staff), created.id, "One more"))).toMatchObject({ _tag: "TicketConversationFull" })
       expectFailure(yield* reply(ada.accessToken, created.id, { message: "reopen?" }), 409, /limit of/, OBJECT)
       const after = yield* ticket(ada.accessToken, created.id)
       expect(after.status).toBe("resolved")
@@ -275,8 +275,8 @@ layer(TestServer, { excludeTestServices: true, timeout: "120 seconds" })("suppor
       const ada = yield* verifiedAccount("support-note")
       const staff = yield* hireStaff
       const created = yield* opened(ada.accessToken)
-      yield* Support.replyAsStaff(staff, created.id, "A visible reply")
-      const note = yield* Support.addNote(staff, created.id, NOTE)
+      yield* Support.replyAsStaff(StaffId.make(staff), created.id, "A visible reply")
+      const note = yield* Support.addNote(StaffId.make(staff), created.id, NOTE)
       // the note is stored, and staff read it
       expect((yield* Support.ticketForStaff(created.id)).notes.map((n) => n.body)).toEqual([NOTE])
 

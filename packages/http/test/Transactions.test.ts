@@ -12,6 +12,7 @@ import { api, expectFailure, expectSuccess, expectValidation, post, UUID_PATTERN
 import { bankCustomer, get, KOBO_STRING } from "./support/BankingFixtures.js"
 import { parseCsv } from "./support/Csv.js"
 import { TestServer } from "./support/TestServer.js"
+import { CustomerId } from "@app/domain"
 
 const LIST = "/api/v1/transactions"
 const REPORT = "/api/v1/transactions/report"
@@ -55,7 +56,7 @@ interface PastRow {
 }
 
 /** Writes a Transaction row dated `createdAt` for the customer; returns its id. */
-const insertRow = (customerId: string, r: PastRow) =>
+const insertRow = (customerId: CustomerId, r: PastRow) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const id = randomUUID()

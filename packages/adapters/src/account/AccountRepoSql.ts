@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
-import { Account, AccountRepo, type AccountWithCustomer, Customer, UniqueViolation } from "@app/domain"
+import { Account, AccountId, AccountRepo, Customer, CustomerId, UniqueViolation, type AccountWithCustomer } from "@app/domain"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { decodeRows, instanceOf, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
@@ -13,7 +13,7 @@ import { decodeRows, instanceOf, orDieDb, uniqueViolation } from "../sql/SqlSupp
 const JoinedRow = Schema.Struct({
   ...Account.fields,
   ...Struct.omit(Customer.fields, "id", "accountId", "createdAt", "updatedAt"),
-  customerId: Schema.String,
+  customerId: CustomerId,
   customerCreatedAt: Schema.DateFromSelf,
   customerUpdatedAt: Schema.DateFromSelf
 })
@@ -195,7 +195,7 @@ export const AccountRepoSql = Layer.effect(
           orDieDb
         ),
       listWithBankAccount: (afterAccountId, limit) =>
-        sql<{ accountId: string; accountNumber: string }>`
+        sql<{ accountId: AccountId; accountNumber: string }>`
           SELECT account_id, core_account_number AS account_number FROM customers
           WHERE core_account_number IS NOT NULL
             AND customer_status <> 'deleted'

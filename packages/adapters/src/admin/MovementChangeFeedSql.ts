@@ -1,13 +1,13 @@
 /** The movement change feed (`movement_changes`, migration 0022), filled by a trigger on `transactions`. */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { StaffAccess } from "@app/domain"
+import { CustomerId, StaffAccess, TransactionId } from "@app/domain"
 import { Effect, Layer, Schema } from "effect"
 import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
 const Row = Schema.Struct({
   id: Schema.Union(Schema.String, Schema.Number).pipe(Schema.transform(Schema.String, { decode: String, encode: (s) => s })),
-  transactionId: Schema.String,
-  customerId: Schema.String,
+  transactionId: TransactionId,
+  customerId: CustomerId,
   before: Schema.NullOr(Schema.Unknown),
   after: Schema.Unknown,
   changedAt: Schema.DateFromSelf

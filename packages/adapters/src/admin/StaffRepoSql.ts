@@ -1,8 +1,9 @@
 /** Staff members, their links and failed sign-ins on SQL (migrations 0012, 0017, 0030 and 0042). */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import { SignInFailures, StaffEmailTaken, StaffLink, StaffLinkRepo, StaffMember, StaffRepo } from "@app/domain"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, type ParseResult, Schema } from "effect"
 import { decodeRows, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
 const STAFF_COLUMNS = "id, email, first_name, last_name, role, status, password_hash, created_at, updated_at, token_version"
@@ -11,34 +12,27 @@ export const StaffRepoSql = Layer.effect(
   StaffRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal(STAFF_COLUMNS)
     const decode = decodeRows(StaffMember)
-    const one = (rows: ReadonlyArray<StaffMember>) => Option.fromNullable(rows[0])
-    const emailTaken = <A, R>(effect: Effect.Effect<A, SqlError, R>): Effect.Effect<A, StaffEmailTaken, R> =>
-      Effect.catchAll(effect, (e) => (uniqueViolation(e) === undefined ? Effect.die(e) : Effect.fail(new StaffEmailTaken())))
+    const emailTaken = <A, R>(effect: Effect.Effect<A, SqlError | ParseResult.ParseError, R>): Effect.Effect<A, StaffEmailTaken, R> =>
+      Effect.catchAll(effect, (e) =>
+        e._tag === "SqlError" && uniqueViolation(e) !== undefined ? Effect.fail(new StaffEmailTaken()) : Effect.die(e))
+    const create = SqlSchema.void({ Request: StaffMember, execute: (m) => sql`INSERT INTO staff ${sql.insert(m)}` })
+    const findById = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: StaffMember,
+      execute: (id) => sql`SELECT ${columns} FROM staff WHERE id = ${id}`
+    })
+    const findByEmail = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: StaffMember,
+      execute: (email) => sql`SELECT ${columns} FROM staff WHERE lower(email) = ${email.toLowerCase()}`
+    })
     return StaffRepo.of({
       count: sql<{ n: string }>`SELECT count(*) AS n FROM staff`.pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)), orDieDb),
-      create: (m) =>
-        sql`INSERT INTO staff ${
-          sql.insert({
-            id: m.id,
-            email: m.email,
-            firstName: m.firstName,
-            lastName: m.lastName,
-            role: m.role,
-            status: m.status,
-            passwordHash: m.passwordHash,
-            createdAt: m.createdAt,
-            updatedAt: m.updatedAt
-          })
-        }`.pipe(Effect.asVoid, emailTaken),
-      findById: (id) =>
-        sql`SELECT ${sql.literal(STAFF_COLUMNS)} FROM staff WHERE id = ${id}`.pipe(Effect.flatMap(decode), Effect.map(one), orDieDb),
-      findByEmail: (email) =>
-        sql`SELECT ${sql.literal(STAFF_COLUMNS)} FROM staff WHERE lower(email) = ${email.toLowerCase()}`.pipe(
-          Effect.flatMap(decode),
-          Effect.map(one),
-          orDieDb
-        ),
+      create: (m) => emailTaken(create(m)),
+      findById: (id) => orDieDb(findById(id)),
+      findByEmail: (email) => orDieDb(findByEmail(email)),
       update: (id, patch) => {
         const { revokeTokens, updatedAt, ...fields } = patch
         // every session ends with a change of what a token stands for (StaffRepo.update)
@@ -47,10 +41,10 @@ export const StaffRepoSql = Layer.effect(
         return sql`
           UPDATE staff SET ${sql.update({ ...fields, updatedAt })}, token_version = token_version + ${revoke ? 1 : 0}
           WHERE id = ${id}
-          RETURNING ${sql.literal(STAFF_COLUMNS)}`.pipe(
+          RETURNING ${columns}`.pipe(
           emailTaken,
           Effect.flatMap((rows) => Effect.orDie(decode(rows))),
-          Effect.map(one)
+          Effect.map((rows) => Option.fromNullable(rows[0]))
         )
       },
       list: sql<Record<string, unknown> & { lastSignInAt: Date | null; inviteSentAt: Date | null; inviteExpiresAt: Date | null }>`
@@ -92,31 +86,20 @@ export const StaffLinkRepoSql = Layer.effect(
   StaffLinkRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decode = decodeRows(StaffLink)
+    const insert = SqlSchema.void({ Request: StaffLink, execute: (l) => sql`INSERT INTO staff_links ${sql.insert(l)}` })
+    const findByTokenHash = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: StaffLink,
+      execute: (hash) => sql`SELECT * FROM staff_links WHERE token_hash = ${hash}`
+    })
     return StaffLinkRepo.of({
-      insert: (l) =>
-        sql`INSERT INTO staff_links ${
-          sql.insert({
-            id: l.id,
-            staffId: l.staffId,
-            purpose: l.purpose,
-            tokenHash: l.tokenHash,
-            expiresAt: l.expiresAt,
-            usedAt: l.usedAt,
-            createdAt: l.createdAt
-          })
-        }`.pipe(Effect.asVoid, orDieDb),
+      insert: (l) => orDieDb(insert(l)),
       revokeOpen: (staffId, purpose, at) =>
         sql`UPDATE staff_links SET used_at = ${at} WHERE staff_id = ${staffId} AND purpose = ${purpose} AND used_at IS NULL`.pipe(
           Effect.asVoid,
           orDieDb
         ),
-      findByTokenHash: (hash) =>
-        sql`SELECT * FROM staff_links WHERE token_hash = ${hash}`.pipe(
-          Effect.flatMap(decode),
-          Effect.map((rows) => Option.fromNullable(rows[0])),
-          orDieDb
-        ),
+      findByTokenHash: (hash) => orDieDb(findByTokenHash(hash)),
       markUsed: (id, at) =>
         sql`UPDATE staff_links SET used_at = ${at} WHERE id = ${id} AND used_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length === 1),

@@ -5,7 +5,7 @@
  * one after another, which is what lets 20 parallel wrong PINs buy exactly 5 compares.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { PinLockout, PinRepo, type ProviderFreeze } from "@app/domain"
+import { CustomerId, PinLockout, PinRepo, type ProviderFreeze } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { orDieDb } from "../sql/SqlSupport.js"
 
@@ -30,7 +30,7 @@ const toGuard = (row: GuardRow | undefined): PinLockout.PinGuard => {
 export const PinRepoSql = Layer.effect(
   PinRepo,
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const readGuard = (customerId: string, forUpdate: boolean) =>
+    const readGuard = (customerId: CustomerId, forUpdate: boolean) =>
       Effect.map(
         forUpdate
           ? sql<GuardRow>`SELECT wrong_tries, locked_until, lockouts FROM pin_guards WHERE customer_id = ${customerId} FOR UPDATE`
@@ -38,7 +38,7 @@ export const PinRepoSql = Layer.effect(
         (rows) => toGuard(rows[0])
       )
 
-    const writeGuard = (customerId: string, guard: PinLockout.PinGuard) =>
+    const writeGuard = (customerId: CustomerId, guard: PinLockout.PinGuard) =>
       sql`
         UPDATE pin_guards
         SET wrong_tries = ${guard.wrongTries},
@@ -47,7 +47,7 @@ export const PinRepoSql = Layer.effect(
         WHERE customer_id = ${customerId}`
 
     /** Reads the guard locked, applies `f`, writes what it returns (if anything); one transaction. */
-    const transition = <A>(customerId: string, f: (guard: PinLockout.PinGuard) => readonly [A, PinLockout.PinGuard | null]) =>
+    const transition = <A>(customerId: CustomerId, f: (guard: PinLockout.PinGuard) => readonly [A, PinLockout.PinGuard | null]) =>
       orDieDb(sql.withTransaction(Effect.gen(function*() {
         yield* sql`INSERT INTO pin_guards (customer_id) VALUES (${customerId}) ON CONFLICT (customer_id) DO NOTHING`
         const [answer, next] = f(yield* readGuard(customerId, true))
@@ -77,7 +77,7 @@ export const PinRepoSql = Layer.effect(
           INSERT INTO provider_freezes (customer_id, freeze_reference, frozen_at)
           VALUES (${customerId}, ${freezeReference}, ${now})`).pipe(Effect.asVoid),
       lastProviderFreeze: (customerId) =>
-        orDieDb(sql<{ customerId: string; freezeReference: string; frozenAt: Date | string }>`
+        orDieDb(sql<{ customerId: CustomerId; freezeReference: string; frozenAt: Date | string }>`
           SELECT customer_id, freeze_reference, frozen_at FROM provider_freezes
           WHERE customer_id = ${customerId}
           ORDER BY frozen_at DESC, id DESC LIMIT 1`).pipe(

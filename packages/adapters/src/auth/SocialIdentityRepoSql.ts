@@ -1,6 +1,6 @@
 /** SocialIdentityRepo on SQL: `social_identities` (migration 0010), unique on both columns. */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { SocialIdentityRepo } from "@app/domain"
+import { AccountId, SocialIdentityRepo } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { orDieDb } from "../sql/SqlSupport.js"
 
@@ -10,7 +10,7 @@ export const SocialIdentityRepoSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return SocialIdentityRepo.of({
       findBySubject: (subject) =>
-        sql<{ accountId: string }>`SELECT account_id FROM social_identities WHERE subject = ${subject}`.pipe(
+        sql<{ accountId: AccountId }>`SELECT account_id FROM social_identities WHERE subject = ${subject}`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0]?.accountId)),
           orDieDb
         ),

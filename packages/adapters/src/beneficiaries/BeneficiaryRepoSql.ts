@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Beneficiary, BeneficiaryRepo } from "@app/domain"
+import { Beneficiary, BeneficiaryRepo, CustomerId } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
@@ -15,7 +15,7 @@ export const BeneficiaryRepoSql = Layer.effect(
     const decode = decodeRows(Beneficiary)
     const first = (query: Effect.Effect<ReadonlyArray<unknown>, any>) =>
       query.pipe(Effect.flatMap(decode), Effect.map((rs) => Option.fromNullable(rs[0])))
-    const locked = <A, E, R>(customerId: string, body: Effect.Effect<A, E, R>) =>
+    const locked = <A, E, R>(customerId: CustomerId, body: Effect.Effect<A, E, R>) =>
       sql.withTransaction(Effect.zipRight(sql`SELECT id FROM customers WHERE id = ${customerId} FOR UPDATE`, body))
 
     return BeneficiaryRepo.of({

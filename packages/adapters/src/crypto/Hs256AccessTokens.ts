@@ -3,7 +3,7 @@
  * node:crypto (Hs256Jwt.ts: not on libuv's thread pool, where argon2 runs). Issue and verify read
  * time from Effect's Clock, so tests move time with the TestClock.
  */
-import { AccessTokens, Auth } from "@app/domain"
+import { AccessTokens, AccountId, Auth } from "@app/domain"
 import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { hs256Tokens } from "./Hs256Jwt.js"
@@ -23,7 +23,7 @@ export const AccessTokensLive = Layer.effect(
       issue: ({ accountId, sessionVersion }) => Effect.map(Clock.currentTimeMillis, (now) => tokens.issue(accountId, now, sessionVersion).token),
       verify: (token) =>
         Effect.map(Clock.currentTimeMillis, (now) =>
-          Option.map(Option.fromNullable(tokens.claimsOf(token, now)), (c) => ({ accountId: c.subject, sessionVersion: c.version })))
+          Option.map(Option.fromNullable(tokens.claimsOf(token, now)), (c) => ({ accountId: AccountId.make(c.subject), sessionVersion: c.version })))
     })
   })
 )

@@ -5,7 +5,7 @@
  * them in Hs256AccessTokens: neither is accepted where the other is expected. Signed and checked
  * with node:crypto, as access tokens are (Hs256Jwt.ts).
  */
-import { StaffAccess, StaffTokens } from "@app/domain"
+import { StaffAccess, StaffId, StaffTokens } from "@app/domain"
 import { Clock, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { createHmac } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
@@ -23,7 +23,7 @@ export const StaffTokensLive = Layer.effect(
       issue: (staffId, tokenVersion) => Effect.map(Clock.currentTimeMillis, (now) => tokens.issue(staffId, now, tokenVersion)),
       verify: (token) =>
         Effect.map(Clock.currentTimeMillis, (now) =>
-          Option.map(Option.fromNullable(tokens.claimsOf(token, now)), (c) => ({ staffId: c.subject, tokenVersion: c.version })))
+          Option.map(Option.fromNullable(tokens.claimsOf(token, now)), (c) => ({ staffId: StaffId.make(c.subject), tokenVersion: c.version })))
     })
   })
 )

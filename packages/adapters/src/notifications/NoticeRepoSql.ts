@@ -1,37 +1,26 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Notice, NoticeRepo } from "@app/domain"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { CustomerId, Notice, NoticeRepo } from "@app/domain"
 import { Effect, Layer } from "effect"
-import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
+import { orDieDb } from "../sql/SqlSupport.js"
 
-/** Notices are `notices` rows, kept for the customer and for admins. */
+/** Notices are `notices` rows (one column per field of Notice), kept for the customer and for admins. */
 export const NoticeRepoSql = Layer.effect(
   NoticeRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const decode = decodeRows(Notice)
-
+    const record = SqlSchema.void({
+      Request: Notice,
+      execute: (notice) => sql`INSERT INTO notices ${sql.insert(notice)}`
+    })
+    const listForCustomer = SqlSchema.findAll({
+      Request: CustomerId,
+      Result: Notice,
+      execute: (customerId) => sql`SELECT * FROM notices WHERE customer_id = ${customerId} ORDER BY created_at DESC, id DESC`
+    })
     return NoticeRepo.of({
-      record: (notice) =>
-        orDieDb(sql`
-          INSERT INTO notices ${
-          sql.insert({
-            id: notice.id,
-            customerId: notice.customerId,
-            planId: notice.planId,
-            transactionId: notice.transactionId,
-            kind: notice.kind,
-            message: notice.message,
-            createdAt: notice.createdAt
-          })
-        }`).pipe(Effect.asVoid),
-      listForCustomer: (customerId) =>
-        sql`
-          SELECT * FROM notices WHERE customer_id = ${customerId}
-          ORDER BY created_at DESC, id DESC`.pipe(
-          Effect.flatMap(decode),
-          Effect.map((rows) => rows.map((r) => new Notice(r))),
-          orDieDb
-        )
+      record: (notice) => orDieDb(record(notice)),
+      listForCustomer: (customerId) => orDieDb(listForCustomer(customerId))
     })
   })
 )

@@ -5,6 +5,9 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { freeLease, LeaseHolder } from "../concurrency/LeaseHolder.js"
 import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
 
+// Hand-written SQL, not SqlSchema: lease claims (FOR UPDATE SKIP LOCKED), optimistic versions, the one-statement
+// markPaidAndSave, and rows made with instanceOf (no second class check) on the payout hot path.
+
 /** A disbursement_plans row: int8 amounts arrive as decimal strings and become bigint kobo. */
 const PlanRow = Schema.Struct({
   ...Plan.fields,

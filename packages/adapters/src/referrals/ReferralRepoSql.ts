@@ -3,7 +3,7 @@
  * links the referred (indexed by migration 0009).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { ReferralRepo, type ReferredCustomer } from "@app/domain"
+import { CustomerId, ReferralRepo, type ReferredCustomer } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { orDieDb } from "../sql/SqlSupport.js"
 
@@ -13,7 +13,7 @@ export const ReferralRepoSql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return ReferralRepo.of({
       findReferrer: (code) =>
-        sql<{ customerId: string }>`SELECT id AS customer_id FROM customers WHERE referral_code = ${code}`.pipe(
+        sql<{ customerId: CustomerId }>`SELECT id AS customer_id FROM customers WHERE referral_code = ${code}`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map((r) => ({ customerId: r.customerId })))),
           orDieDb
         ),

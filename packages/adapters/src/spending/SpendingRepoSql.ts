@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Spending, SpendingRepo } from "@app/domain"
+import { CustomerId, Spending, SpendingRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
@@ -67,7 +67,7 @@ export const SpendingRepoSql = Layer.effect(
         first(sql`DELETE FROM spendings WHERE id = ${id} AND customer_id = ${customerId} RETURNING ${columns}`),
       customersToReport: (month, from, to, afterCustomerId, limit) =>
         orDieDb(
-          sql<{ customerId: string }>`
+          sql<{ customerId: CustomerId }>`
             SELECT DISTINCT s.customer_id FROM spendings s
             WHERE s.spent_on >= ${from}::date AND s.spent_on <= ${to}::date
               ${afterCustomerId === null ? sql`` : sql`AND s.customer_id > ${afterCustomerId}`}

@@ -3,7 +3,7 @@
  * account (or, with `bankAccount: false`, a verified one without), inserted through AccountRepo,
  * unique per call (email and account number), created at `createdAt`.
  */
-import { Account, AccountRepo, Customer } from "@app/domain"
+import { Account, AccountId, AccountRepo, Customer, CustomerId } from "@app/domain"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 
@@ -15,7 +15,7 @@ export const newCustomer = (
   accountPrefix: string,
   createdAt: Date,
   options: {
-    readonly referredBy?: string
+    readonly referredBy?: CustomerId
     readonly firstName?: string
     readonly lastName?: string
     readonly bankAccount?: boolean
@@ -23,10 +23,10 @@ export const newCustomer = (
   } = {}
 ) =>
   Effect.gen(function*() {
-    const accountId = randomUUID()
+    const accountId = AccountId.make(randomUUID())
     const n = ++counter
     const customer = new Customer({
-      id: randomUUID(),
+      id: CustomerId.make(randomUUID()),
       accountId,
       customerStatus: options.bankAccount === false ? "verified" : "active",
       kycStatus: options.bankAccount === false ? "pending" : "bvn_verified",

@@ -1,11 +1,14 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
-import { MovementInFlight, MovementLost, Transfer, type TransferClaim, type TransferPatch, TransferRepo } from "@app/domain"
+import { CustomerId, MovementInFlight, MovementLost, Transfer, TransferRepo, type TransferClaim, type TransferPatch } from "@app/domain"
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
 import { freeLease, LeaseHolder } from "../concurrency/LeaseHolder.js"
 import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+
+// Hand-written SQL, not SqlSchema: lease claims (FOR UPDATE SKIP LOCKED), guarded updates, and rows made with
+// instanceOf (no second class check) on the transfer hot path.
 
 /** A transfer row of `transactions`: int8 amounts arrive as decimal strings and become bigint kobo. */
 const TransferRow = Schema.Struct({
@@ -50,7 +53,7 @@ export const TransferRepoSql = Layer.effect(
     const first = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
       transfers(query).pipe(Effect.map((rs) => Option.fromNullable(rs[0])))
 
-    const byKey = (customerId: string, idempotencyKey: string) =>
+    const byKey = (customerId: CustomerId, idempotencyKey: string) =>
       first(sql`
         SELECT * FROM transactions
         WHERE customer_id = ${customerId} AND idempotency_key = ${idempotencyKey} AND type = 'transfer'`)
@@ -118,7 +121,7 @@ export const TransferRepoSql = Layer.effect(
     type Created = { readonly created: boolean; readonly transfer: Transfer }
 
     /** Whether a due payout of the customer's, not yet started, holds their next movement slot. */
-    const payoutWaits = (customerId: string) =>
+    const payoutWaits = (customerId: CustomerId) =>
       sql<{ readonly waits: boolean }>`
         SELECT EXISTS (
           SELECT 1 FROM payout_holds h JOIN disbursement_plans p ON p.id = h.plan_id

@@ -13,6 +13,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Effect, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { asOperator, CliFailure, jsonOption, operatorOption, output, StaffAccess } from "../Operator.js"
+import { StaffId } from "@app/domain"
 
 const common = { json: jsonOption, operator: operatorOption }
 const member = {
@@ -69,7 +70,7 @@ const adminCreate = Command.make(
 
 const adminChangeEmail = Command.make(
   "change-email",
-  { staffId: Args.text({ name: "staff-id" }), email: Options.text("email"), ...common },
+  { staffId: Args.text({ name: "staff-id" }).pipe(Args.map(StaffId.make)), email: Options.text("email"), ...common },
   ({ email, json, operator, staffId }) =>
     asOperator(operator, (actor) =>
       StaffAccess.changeEmail(actor, staffId, email).pipe(

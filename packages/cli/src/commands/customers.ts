@@ -1,9 +1,10 @@
 /** `customers search|show|freeze|unfreeze`: the back office's customer use cases, from a shell. */
 import { Args, Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
+import { CustomerId } from "@app/domain"
 import { asOperator, asOperatorWithBank, idArg, jsonOption, operatorOption, output, StaffAccess, table } from "../Operator.js"
 
-const id = idArg("customer-id", "customer")
+const id = idArg("customer-id", "customer").pipe(Args.map(CustomerId.make))
 const page = Options.integer("page").pipe(Options.withDefault(1))
 const pageSize = Options.integer("page-size").pipe(Options.withDefault(20))
 

@@ -4,7 +4,7 @@
  * operator (see Operator.ts), audited like their admin API twins. `admin` is in admin.ts.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Plans, type StaffMember } from "@app/domain"
+import { Plans, type StaffMember, TransactionId } from "@app/domain"
 import { nextPayoutRun } from "@app/scheduler"
 import { Console, Effect, Option } from "effect"
 import { asOperator, asOperatorWithBank, CliFailure, idArg, idOption, jsonOption, operatorOption, output, StaffAccess, table, toJson } from "../Operator.js"
@@ -91,7 +91,7 @@ const deletions = Command.make("deletions").pipe(Command.withDescription("Deleti
 
 // transactions, jobs, payouts ------------------------------------------------------------------------
 
-const txShow = Command.make("show", { id: idArg("transaction-id", "transaction"), ...common }, ({ id, json, operator }) =>
+const txShow = Command.make("show", { id: idArg("transaction-id", "transaction").pipe(Args.map(TransactionId.make)), ...common }, ({ id, json, operator }) =>
   asOperator(operator, (actor) =>
     StaffAccess.Ledger.search(actor, { id }, { page: 1, pageSize: 1 }).pipe(
       Effect.flatMap((found) => found.items.length === 0 ? Effect.fail(new CliFailure({ exitCode: 3, message: `no transaction ${id}` })) : Effect.succeed(found.items[0]!)),
@@ -105,7 +105,7 @@ const requeryOne = (json: boolean, r: StaffAccess.Ledger.RequeryResult) =>
 /** Every pending movement, requeried one by one (progress on stderr), then one summary table. */
 const requeryPending = (json: boolean, actor: StaffMember) =>
   Effect.gen(function*() {
-    const pending: Array<{ readonly id: string }> = []
+    const pending: Array<{ readonly id: TransactionId }> = []
     for (let p = 1;; p++) {
       const found = yield* StaffAccess.Ledger.search(actor, { status: "pending" }, { page: p, pageSize: 100 })
       pending.push(...found.items)
@@ -127,7 +127,7 @@ const requeryPending = (json: boolean, actor: StaffMember) =>
 const txRequery = Command.make(
   "requery",
   {
-    id: idArg("transaction-id", "transaction").pipe(Args.optional),
+    id: idArg("transaction-id", "transaction").pipe(Args.map(TransactionId.make)).pipe(Args.optional),
     pending: Options.boolean("pending").pipe(Options.withDescription("every pending movement, with progress and a summary")),
     ...common
   },
@@ -148,7 +148,7 @@ const txRequery = Command.make(
 const txResolve = Command.make(
   "resolve",
   {
-    id: Args.text({ name: "transaction-id" }),
+    id: Args.text({ name: "transaction-id" }).pipe(Args.map(TransactionId.make)),
     outcome: Options.choice("outcome", ["credited_back", "delivered"]).pipe(
       Options.withDescription("credited_back: the money was given back to the customer by hand; delivered: the bank confirmed the transfer")
     ),
@@ -193,7 +193,7 @@ const listFailed = (json: boolean, actor: StaffMember) =>
   )
 
 /** The plan of a failed payout becomes due now; the due-payout job (or `payouts run`) pays it. */
-const retryFailed = (json: boolean, actor: StaffMember, id: string) =>
+const retryFailed = (json: boolean, actor: StaffMember, id: TransactionId) =>
   StaffAccess.retryFailedPayout(actor, id).pipe(
     Effect.flatMap((r) =>
       output(json, r, () =>
@@ -206,6 +206,7 @@ const jobsFailed = Command.make(
   "failed",
   {
     retry: idOption("retry", "transaction").pipe(
+      Options.map(TransactionId.make),
       Options.withDescription("a failed payout's transaction id: its plan becomes due now (a paused plan resumes); audited"),
       Options.optional
     ),

@@ -2,6 +2,7 @@
  * Accounts (the sign-in identity) and customers (the banking relationship).
  */
 import { Schema } from "effect"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export const CustomerStatus = Schema.Literal("unverified", "verified", "active", "suspended", "closing", "closed", "deleted")
 export type CustomerStatus = typeof CustomerStatus.Type
@@ -14,7 +15,7 @@ export type Gender = typeof Gender.Type
 
 /** The sign-in identity: who the person is and how they prove it. */
 export class Account extends Schema.Class<Account>("Account")({
-  id: Schema.String,
+  id: AccountId,
   email: Schema.String,
   phone: Schema.NullOr(Schema.String),
   passwordHash: Schema.NullOr(Schema.String),
@@ -41,12 +42,12 @@ export class Account extends Schema.Class<Account>("Account")({
 
 /** The banking relationship of an account: status, KYC, referral code, preferences. */
 export class Customer extends Schema.Class<Customer>("Customer")({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: CustomerId,
+  accountId: AccountId,
   customerStatus: CustomerStatus,
   kycStatus: KycStatus,
   referralCode: Schema.String,
-  referredBy: Schema.NullOr(Schema.String),
+  referredBy: Schema.NullOr(CustomerId),
   pinHash: Schema.NullOr(Schema.String),
   smsEnabled: Schema.Boolean,
   emailEnabled: Schema.Boolean,

@@ -10,6 +10,7 @@ import { AccountRepo } from "./Ports.js"
 import { requireAccount } from "./Accounts.js"
 import { now } from "../shared/UseCase.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 export interface UserProfile {
   readonly id: string
@@ -35,11 +36,11 @@ export const userProfileOf = ({ account }: AccountWithCustomer): UserProfile => 
   createdAt: account.createdAt
 })
 
-export const getUserProfile = (accountId: string) => Effect.map(requireAccount(accountId), userProfileOf)
+export const getUserProfile = (accountId: AccountId) => Effect.map(requireAccount(accountId), userProfileOf)
 
 /** `PATCH /users/profile`: the fields given (a null whatsappNumber clears it); answers the profile. */
 export const updateUserProfile = (
-  accountId: string,
+  accountId: AccountId,
   patch: { readonly name?: string | undefined; readonly whatsappNumber?: string | null | undefined }
 ) =>
   Effect.gen(function*() {

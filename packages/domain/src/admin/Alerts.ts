@@ -72,6 +72,7 @@ import { Context, Effect, Schema } from "effect"
 import { Ids } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId, TransactionId } from "../shared/Ids.js"
 
 export const AlertKind = Schema.Literal(
   "reversal_refused",
@@ -119,8 +120,8 @@ export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({
   severity: AlertSeverity,
   /** names the condition: the same key raised while open is one alert (by convention `<kind>:<subject id>`) */
   dedupKey: Schema.String,
-  customerId: Schema.NullOr(Schema.String),
-  transactionId: Schema.NullOr(Schema.String),
+  customerId: Schema.NullOr(CustomerId),
+  transactionId: Schema.NullOr(TransactionId),
   /** for staff: what happened and what to do; ids only, no secrets or personal data */
   message: Schema.String,
   /** how many times the condition was raised while this alert was open (1 when new) */
@@ -152,8 +153,8 @@ export interface RaiseAlert {
   readonly dedupKey: string
   /** for staff: what happened and what to do; ids only, no secrets or personal data */
   readonly message: string
-  readonly customerId?: string | null
-  readonly transactionId?: string | null
+  readonly customerId?: CustomerId | null
+  readonly transactionId?: TransactionId | null
 }
 
 /**

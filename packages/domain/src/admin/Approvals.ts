@@ -23,11 +23,12 @@ import { PermissionDenied } from "./StaffErrors.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
 import { Failure } from "../shared/Failure.js"
+import { CustomerId, TransactionId } from "../shared/Ids.js"
 
 export const ApprovalAction = Schema.Union(
   Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
   Schema.TaggedStruct("customer.unfreeze", {
-    customerId: Schema.String,
+    customerId: CustomerId,
     /**
      * the freeze this request lifts (null: none was recorded); the approval refuses to lift any
      * other. Requests filed before this field existed read as null.
@@ -35,7 +36,7 @@ export const ApprovalAction = Schema.Union(
     freezeId: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
   }),
   Schema.TaggedStruct("movement.resolve", {
-    transactionId: Schema.String,
+    transactionId: TransactionId,
     outcome: MovementResolution.ResolutionOutcome,
     note: Schema.String
   })
@@ -162,7 +163,7 @@ export const updateSetting = (actor: StaffMember, key: string, value: unknown) =
   })
 
 /** POST /admin/customers/{id}/unfreeze: done, or filed for a second member under four-eyes. */
-export const unfreezeCustomer = (actor: StaffMember, customerId: string) =>
+export const unfreezeCustomer = (actor: StaffMember, customerId: CustomerId) =>
   Effect.gen(function*() {
     if (!(yield* FourEyes).enabled) return { _tag: "Done", result: yield* Freezes.unfreeze(actor, customerId) } as const
     yield* Freezes.checkUnfreeze(actor, customerId)

@@ -19,6 +19,7 @@ import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { Failure } from "../shared/Failure.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export const CustomerSort = Schema.Literal("newest", "oldest", "balance_desc", "balance_asc")
 export type CustomerSort = typeof CustomerSort.Type
@@ -34,8 +35,8 @@ export interface CustomerFilter {
 
 /** One row of the directory: who, where they stand, and no secret. */
 export interface CustomerSummary {
-  readonly customerId: string
-  readonly accountId: string
+  readonly customerId: CustomerId
+  readonly accountId: AccountId
   readonly firstName: string | null
   readonly lastName: string | null
   readonly email: string
@@ -52,7 +53,7 @@ export interface CustomerSummary {
 
 export class CustomerDirectory extends Context.Tag("domain/CustomerDirectory")<CustomerDirectory, {
   readonly search: (filter: CustomerFilter, page: PageRequest) => Effect.Effect<Page<CustomerSummary>>
-  readonly find: (customerId: string) => Effect.Effect<Option.Option<CustomerSummary>>
+  readonly find: (customerId: CustomerId) => Effect.Effect<Option.Option<CustomerSummary>>
 }>() {}
 
 /** How many of each list a customer's file shows (newest first). */
@@ -80,7 +81,7 @@ const freshBalance = (accountNumber: string | null) =>
     )
 
 /** GET /admin/customers/{id}: the summary (balance refreshed when the bank answers), the file, the audit trail. */
-export const detail = (actor: StaffMember, customerId: string) =>
+export const detail = (actor: StaffMember, customerId: CustomerId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "customers:read")
     const directory = yield* CustomerDirectory

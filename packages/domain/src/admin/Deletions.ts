@@ -11,6 +11,7 @@ import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { Failure } from "../shared/Failure.js"
+import { StaffId } from "../shared/Ids.js"
 
 export type DeletionStatus = DeletionRecord["status"]
 
@@ -26,7 +27,7 @@ export class DeletionDesk extends Context.Tag("domain/DeletionDesk")<DeletionDes
   readonly list: (status: DeletionStatus, page: PageRequest) => Effect.Effect<Page<DeletionReview>>
   readonly find: (id: string) => Effect.Effect<Option.Option<DeletionReview>>
   /** pending_review → reviewed; none when it was not pending (already reviewed, or unknown). */
-  readonly markReviewed: (id: string, staffId: string, note: string | null, at: Date) => Effect.Effect<Option.Option<DeletionReview>>
+  readonly markReviewed: (id: string, staffId: StaffId, note: string | null, at: Date) => Effect.Effect<Option.Option<DeletionReview>>
 }>() {}
 
 /** No deletion record has this id (404). */

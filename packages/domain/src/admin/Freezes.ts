@@ -41,15 +41,16 @@ import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
 import { Failure } from "../shared/Failure.js"
+import { CustomerId, StaffId } from "../shared/Ids.js"
 
 export const FreezeState = Schema.Literal("pending_provider", "frozen", "no_core_account", "provider_failed", "provider_unknown")
 export type FreezeState = typeof FreezeState.Type
 
 export class CustomerFreeze extends Schema.Class<CustomerFreeze>("CustomerFreeze")({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   /** the staff member who froze, null for a record opened by the system */
-  staffId: Schema.NullOr(Schema.String),
+  staffId: Schema.NullOr(StaffId),
   reason: Schema.String,
   /** the status before the freeze (restored by the unfreeze when it was not active) */
   previousStatus: Schema.String,
@@ -64,7 +65,7 @@ export class CustomerFreeze extends Schema.Class<CustomerFreeze>("CustomerFreeze
 export class FreezeRepo extends Context.Tag("domain/FreezeRepo")<FreezeRepo, {
   readonly insert: (freeze: CustomerFreeze) => Effect.Effect<void>
   /** The customer's freeze not yet lifted, if any (at most one: a unique index). */
-  readonly findOpen: (customerId: string) => Effect.Effect<Option.Option<CustomerFreeze>>
+  readonly findOpen: (customerId: CustomerId) => Effect.Effect<Option.Option<CustomerFreeze>>
   /** Writes state, providerReference, updatedAt, liftedAt and liftedBy. */
   readonly save: (freeze: CustomerFreeze) => Effect.Effect<void>
   /** `save`, but only while the record is not lifted; false when an unfreeze closed it meanwhile. */
@@ -141,7 +142,7 @@ export const MOVEMENT_WAIT_MILLIS = 5_000
 const MOVEMENT_POLL_MILLIS = 250
 const LEASE_MILLIS = 60_000
 
-const findCustomer = (customerId: string) =>
+const findCustomer = (customerId: CustomerId) =>
   Effect.flatMap(
     Effect.flatMap(AccountRepo, (r) => r.findByCustomerId(customerId)),
     Option.match({ onNone: () => Effect.fail(new AdminCustomerNotFound()), onSome: Effect.succeed })
@@ -155,7 +156,7 @@ export interface FreezeOutcome {
 }
 
 /** Waits (on the Clock) while the customer has a movement in flight, up to MOVEMENT_WAIT_MILLIS. */
-const movementSettled = (customerId: string) =>
+const movementSettled = (customerId: CustomerId) =>
   Effect.gen(function*() {
     const transfers = yield* TransferRepo
     for (let waited = 0;; waited += MOVEMENT_POLL_MILLIS) {
@@ -258,7 +259,7 @@ const outcome = (status: CustomerStatus, freeze: CustomerFreeze): FreezeOutcome 
 })
 
 /** POST /admin/customers/{id}/freeze. */
-export const freeze = (actor: StaffMember, customerId: string, reason: string) =>
+export const freeze = (actor: StaffMember, customerId: CustomerId, reason: string) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "customers:freeze")
     const at = yield* now
@@ -330,7 +331,7 @@ export const finishPendingFreezes = (limit = 50) =>
   }).pipe(withSpan("Freezes.finishPendingFreezes"))
 
 /** The checks an unfreeze makes before anything changes (also run when four-eyes files a request). */
-export const checkUnfreeze = (actor: StaffMember, customerId: string) =>
+export const checkUnfreeze = (actor: StaffMember, customerId: CustomerId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "customers:unfreeze")
     const found = yield* findCustomer(customerId)
@@ -345,7 +346,7 @@ export const checkUnfreeze = (actor: StaffMember, customerId: string) =>
  * four-eyes `filedFor` is the freeze the request was filed for (null: none was recorded): any other
  * open freeze now is UnfreezeStale, so a stale approval never lifts a later freeze.
  */
-export const unfreeze = (actor: StaffMember, customerId: string, filedFor?: string | null) =>
+export const unfreeze = (actor: StaffMember, customerId: CustomerId, filedFor?: string | null) =>
   Effect.gen(function*() {
     const found = yield* checkUnfreeze(actor, customerId)
     const open = yield* (yield* FreezeRepo).findOpen(customerId)

@@ -29,6 +29,7 @@ import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
 import { Failure } from "../shared/Failure.js"
+import { PlanId, TransactionId } from "../shared/Ids.js"
 
 /** The payout cannot be retried; the message says why. */
 export class JobRetryRefused extends Failure("JobRetryRefused", {
@@ -43,8 +44,8 @@ export class JobRetryRefused extends Failure("JobRetryRefused", {
 }
 
 export interface RetryResult {
-  readonly transactionId: string
-  readonly planId: string
+  readonly transactionId: TransactionId
+  readonly planId: PlanId
   /** the plan's global instalment number the failed payout was for */
   readonly cycle: number
   readonly stateBefore: Plan["state"]
@@ -56,13 +57,13 @@ export interface RetryResult {
 const refuse = (message: string) => Effect.fail(new JobRetryRefused({ message }))
 
 /** The cycle a scheduled payout was for: its request hash is `plan:<planId>:<cycle>` (Payouts.ts). */
-const cycleOf = (requestHash: string, planId: string): number | null => {
+const cycleOf = (requestHash: string, planId: PlanId): number | null => {
   const match = /^plan:([^:]+):(\d+)$/.exec(requestHash)
   return match === null || match[1] !== planId ? null : Number(match[2])
 }
 
 /** Makes the plan of a failed payout due now (jobs:retry); see the module notes. */
-export const retryFailedPayout = (actor: StaffMember, transactionId: string) =>
+export const retryFailedPayout = (actor: StaffMember, transactionId: TransactionId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "jobs:retry")
     // payouts are movements (transfers); any other transaction is refused, an unknown id not found

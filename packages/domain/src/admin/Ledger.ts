@@ -16,12 +16,13 @@ import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { Failure } from "../shared/Failure.js"
 import { TransactionNotFoundKind } from "../transactions/Errors.js"
+import { CustomerId, TransactionId } from "../shared/Ids.js"
 
 export interface LedgerFilter {
   readonly id?: string
   /** matches our retrieval or transfer reference, or the provider's */
   readonly reference?: string
-  readonly customerId?: string
+  readonly customerId?: CustomerId
   readonly status?: TransactionStatus
   readonly purpose?: TransactionPurpose
   readonly from?: Date
@@ -104,7 +105,7 @@ const ask = (reference: string | null) =>
     )
 
 /** POST /admin/transactions/{id}/requery: read-only; audited. */
-export const requery = (actor: StaffMember, transactionId: string) =>
+export const requery = (actor: StaffMember, transactionId: TransactionId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "transactions:requery")
     const found = yield* (yield* TransactionRepo).findById(transactionId)

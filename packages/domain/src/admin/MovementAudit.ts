@@ -12,11 +12,12 @@ import { Context, Effect } from "effect"
 import { atomically } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId, TransactionId } from "../shared/Ids.js"
 
 export interface MovementChange {
   readonly id: string
-  readonly transactionId: string
-  readonly customerId: string
+  readonly transactionId: TransactionId
+  readonly customerId: CustomerId
   readonly before: Audit.Json | null
   readonly after: Audit.Json
   readonly changedAt: Date

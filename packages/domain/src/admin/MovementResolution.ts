@@ -45,13 +45,14 @@ import { AdminTransactionNotFound } from "./Ledger.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId, StaffId, TransactionId } from "../shared/Ids.js"
 
 export const ResolutionOutcome = Schema.Literal("credited_back", "delivered")
 export type ResolutionOutcome = typeof ResolutionOutcome.Type
 
 export class MovementResolution extends Schema.Class<MovementResolution>("MovementResolution")({
-  transactionId: Schema.String,
-  customerId: Schema.String,
+  transactionId: TransactionId,
+  customerId: CustomerId,
   outcome: ResolutionOutcome,
   note: Schema.String,
   /** who asked (under four-eyes: the first member) */
@@ -68,11 +69,11 @@ export class MovementResolutionRepo extends Context.Tag("domain/MovementResoluti
    * resolution (one per movement). false, with nothing written, when the movement changed since.
    */
   readonly record: (held: TransferClaim, patch: TransferPatch, resolution: MovementResolution) => Effect.Effect<boolean>
-  readonly find: (transactionId: string) => Effect.Effect<Option.Option<MovementResolution>>
+  readonly find: (transactionId: TransactionId) => Effect.Effect<Option.Option<MovementResolution>>
 }>() {}
 
 export interface ResolveInput {
-  readonly transactionId: string
+  readonly transactionId: TransactionId
   readonly outcome: ResolutionOutcome
   readonly note: string
 }
@@ -94,7 +95,7 @@ const refusal = (t: { readonly id: string; readonly status: string }, why: Movem
   new MovementNotAwaitingOperator({ transactionId: t.id, status: t.status, why })
 
 /** The movement, if it can be resolved now; else why not. */
-const stuckMovement = (transactionId: string) =>
+const stuckMovement = (transactionId: TransactionId) =>
   Effect.gen(function*() {
     const found = yield* (yield* TransferRepo).findById(transactionId)
     if (Option.isNone(found)) {
@@ -108,7 +109,7 @@ const stuckMovement = (transactionId: string) =>
   })
 
 /** The checks a resolution makes before anything changes (also run when four-eyes files a request). */
-export const checkResolve = (actor: StaffMember, transactionId: string) =>
+export const checkResolve = (actor: StaffMember, transactionId: TransactionId) =>
   Effect.zipRight(requirePermission(actor, "transactions:resolve"), stuckMovement(transactionId))
 
 const patchOf = (outcome: ResolutionOutcome): TransferPatch =>
@@ -117,7 +118,7 @@ const patchOf = (outcome: ResolutionOutcome): TransferPatch =>
     : { status: "confirmed", transferState: "successful", failureReason: null }
 
 /** The movement's `reversal_refused` alert, acknowledged by the member who resolved it. */
-const acknowledgeAlert = (transactionId: string, staffId: string, at: Date) =>
+const acknowledgeAlert = (transactionId: TransactionId, staffId: StaffId, at: Date) =>
   Effect.gen(function*() {
     const alerts = yield* AlertRepo
     const open = (yield* alerts.listOpen()).filter((a) => a.dedupKey === `reversal_refused:${transactionId}`)

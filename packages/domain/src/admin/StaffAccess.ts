@@ -21,7 +21,7 @@
  */
 import { Duration, Effect, Option, type Redacted } from "effect"
 import { normalizeEmail } from "../shared/Email.js"
-import { Ids, PasswordHasher, SecretHasher, SecureRandom } from "../shared/Ports.js"
+import { PasswordHasher, SecretHasher, SecureRandom } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { Notifier } from "../notifications/Ports.js"
 import * as Audit from "./Audit.js"
@@ -38,6 +38,7 @@ import {
 import { type LinkPurpose, StaffLink, StaffMember, type StaffRole } from "./StaffModel.js"
 import { SignInFailures, StaffLinkRepo, StaffRepo, StaffTokens } from "./StaffPorts.js"
 import { withSpan } from "../shared/Spans.js"
+import { StaffId, newId } from "../shared/Ids.js"
 
 export const StaffPolicy = {
   passwordMinLength: 12,
@@ -168,7 +169,7 @@ export const bootstrapSuperadmin = (email: string, password: Redacted.Redacted<s
     if ((yield* repo.count) > 0) return false
     const at = yield* now
     const member = new StaffMember({
-      id: yield* (yield* Ids).next,
+      id: yield* newId(StaffId),
       email: normalizeEmail(email),
       firstName: null,
       lastName: null,
@@ -202,7 +203,7 @@ export const sendLink = (member: StaffMember, purpose: LinkPurpose) =>
     const token = yield* (yield* SecureRandom).token(StaffPolicy.linkBytes)
     const links = yield* StaffLinkRepo
     const link = new StaffLink({
-      id: yield* (yield* Ids).next,
+      id: yield* newId(StaffId),
       staffId: member.id,
       purpose,
       tokenHash: yield* (yield* SecretHasher).digest("staff-link", token),
@@ -279,7 +280,7 @@ export const invite = (actor: StaffMember, input: InviteInput) =>
     yield* requirePermission(actor, "staff:invite")
     const at = yield* now
     const member = new StaffMember({
-      id: yield* (yield* Ids).next,
+      id: yield* newId(StaffId),
       email: normalizeEmail(input.email),
       firstName: input.firstName,
       lastName: input.lastName,
@@ -313,7 +314,7 @@ export interface SendLinkInput {
  * superadmin's `changeEmail`. Otherwise an admin could rewrite a pending invite's email to their
  * own address, become that member through the link and approve their own four-eyes requests.
  */
-export const sendLinkTo = (actor: StaffMember, staffId: string, input: SendLinkInput) =>
+export const sendLinkTo = (actor: StaffMember, staffId: StaffId, input: SendLinkInput) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "staff:send_link")
     const repo = yield* StaffRepo
@@ -344,7 +345,7 @@ export const sendLinkTo = (actor: StaffMember, staffId: string, input: SendLinkI
  * session of theirs ends (their token version moves on with the email). Audited with the email
  * before and after (masked). No link is sent: send-link sends one to the new address.
  */
-export const changeEmail = (actor: StaffMember, staffId: string, email: string) =>
+export const changeEmail = (actor: StaffMember, staffId: StaffId, email: string) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "staff:change_email")
     const repo = yield* StaffRepo

@@ -6,7 +6,7 @@
  */
 import { Data, Effect, Redacted } from "effect"
 import { isEmail, normalizeEmail } from "../shared/Email.js"
-import { Ids, PasswordHasher } from "../shared/Ports.js"
+import { PasswordHasher } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
@@ -14,6 +14,7 @@ import { type InviteInput, publicStaff, StaffPolicy } from "./StaffAccess.js"
 import { StaffMember } from "./StaffModel.js"
 import { StaffRepo } from "./StaffPorts.js"
 import { withSpan } from "../shared/Spans.js"
+import { StaffId, newId } from "../shared/Ids.js"
 
 /** The longest staff password accepted (as on the admin API). */
 export const STAFF_PASSWORD_MAX_LENGTH = 128
@@ -46,7 +47,7 @@ export const createWithPassword = (actor: StaffMember, input: CreateInput) =>
     if (invalid !== null) return yield* invalid
     const at = yield* now
     const member = new StaffMember({
-      id: yield* (yield* Ids).next,
+      id: yield* newId(StaffId),
       email: normalizeEmail(input.email),
       firstName: input.firstName.trim(),
       lastName: input.lastName.trim(),

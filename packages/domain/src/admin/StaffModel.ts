@@ -3,6 +3,7 @@
  * that let them set a password (invite) or choose a new one (reset).
  */
 import { Schema } from "effect"
+import { StaffId } from "../shared/Ids.js"
 
 export const StaffRole = Schema.Literal("superadmin", "admin", "support", "officer")
 export type StaffRole = typeof StaffRole.Type
@@ -12,7 +13,7 @@ export const StaffStatus = Schema.Literal("invited", "active", "disabled")
 export type StaffStatus = typeof StaffStatus.Type
 
 export class StaffMember extends Schema.Class<StaffMember>("StaffMember")({
-  id: Schema.String,
+  id: StaffId,
   /** normalised (lower-case) */
   email: Schema.String,
   firstName: Schema.NullOr(Schema.String),
@@ -37,7 +38,7 @@ export type LinkPurpose = typeof LinkPurpose.Type
 /** An emailed link: only its keyed digest is stored; single use. */
 export class StaffLink extends Schema.Class<StaffLink>("StaffLink")({
   id: Schema.String,
-  staffId: Schema.String,
+  staffId: StaffId,
   purpose: LinkPurpose,
   tokenHash: Schema.String,
   expiresAt: Schema.DateFromSelf,

@@ -4,6 +4,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { StaffEmailTaken } from "./StaffErrors.js"
 import type { LinkPurpose, StaffLink, StaffMember, StaffRole, StaffStatus } from "./StaffModel.js"
+import { StaffId } from "../shared/Ids.js"
 
 export interface StaffPatch {
   readonly firstName?: string
@@ -53,7 +54,7 @@ export class StaffRepo extends Context.Tag("domain/StaffRepo")<StaffRepo, {
 export class StaffLinkRepo extends Context.Tag("domain/StaffLinkRepo")<StaffLinkRepo, {
   readonly insert: (link: StaffLink) => Effect.Effect<void>
   /** Marks every unused link of the member for this purpose as used: only the newest one works. */
-  readonly revokeOpen: (staffId: string, purpose: LinkPurpose, at: Date) => Effect.Effect<void>
+  readonly revokeOpen: (staffId: StaffId, purpose: LinkPurpose, at: Date) => Effect.Effect<void>
   readonly findByTokenHash: (tokenHash: string) => Effect.Effect<Option.Option<StaffLink>>
   /** Spends the link; false when it was already used (a concurrent use won). */
   readonly markUsed: (id: string, at: Date) => Effect.Effect<boolean>
@@ -80,6 +81,6 @@ export interface StaffToken {
  */
 export class StaffTokens extends Context.Tag("domain/StaffTokens")<StaffTokens, {
   /** `tokenVersion`: the member's, carried in the token (claim `sv`) */
-  readonly issue: (staffId: string, tokenVersion: number) => Effect.Effect<StaffToken>
-  readonly verify: (token: string) => Effect.Effect<Option.Option<{ readonly staffId: string; readonly tokenVersion: number }>>
+  readonly issue: (staffId: StaffId, tokenVersion: number) => Effect.Effect<StaffToken>
+  readonly verify: (token: string) => Effect.Effect<Option.Option<{ readonly staffId: StaffId; readonly tokenVersion: number }>>
 }>() {}

@@ -18,6 +18,7 @@ import * as Desk from "../support/StaffDesk.js"
 import * as Audit from "./Audit.js"
 import { type Permission, requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
+import { StaffId, TicketId } from "../shared/Ids.js"
 
 /** What an audit row keeps of a ticket. */
 export const ticketState = (t: Ticket) => ({ status: t.status, assignedStaffId: t.assignedStaffId })
@@ -26,7 +27,7 @@ const guarded = <A, E, R>(actor: StaffMember, permission: Permission, self: Effe
   Effect.zipRight(requirePermission(actor, permission), self)
 
 /** Runs a desk action, keeping the last state of the ticket `ticketId` it read from SupportRepo. */
-const watchingTicket = <A, E, R>(ticketId: string, self: Effect.Effect<A, E, R>) =>
+const watchingTicket = <A, E, R>(ticketId: TicketId, self: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const repo = yield* SupportRepo
     const seen: { ticket: Option.Option<Ticket> } = { ticket: Option.none() }
@@ -49,7 +50,7 @@ const audited = <A, E, R>(
   actor: StaffMember,
   permission: Permission,
   action: string,
-  ticketId: string,
+  ticketId: TicketId,
   self: Effect.Effect<A, E, R>,
   after: (result: A, before: Option.Option<Ticket>) => { readonly ticket: Option.Option<Ticket>; readonly ids?: Record<string, string> }
 ) =>
@@ -71,26 +72,26 @@ const audited = <A, E, R>(
 export const queue = (actor: StaffMember, filter: TicketFilter, page: PageRequest) =>
   guarded(actor, "support:read", Desk.queue(filter, page))
 
-export const ticket = (actor: StaffMember, ticketId: string) => guarded(actor, "support:read", Desk.ticketForStaff(ticketId))
+export const ticket = (actor: StaffMember, ticketId: TicketId) => guarded(actor, "support:read", Desk.ticketForStaff(ticketId))
 
-export const reply = (actor: StaffMember, ticketId: string, message: string) =>
+export const reply = (actor: StaffMember, ticketId: TicketId, message: string) =>
   audited(actor, "support:reply", "ticket.reply", ticketId, Desk.replyAsStaff(actor.id, ticketId, message), (r) => ({
     ticket: Option.some(r.ticket),
     ids: { messageId: r.message.id }
   }))
 
 /** A note changes nothing of the ticket: after is the state it had, with the note's id. */
-export const note = (actor: StaffMember, ticketId: string, text: string) =>
+export const note = (actor: StaffMember, ticketId: TicketId, text: string) =>
   audited(actor, "support:note", "ticket.note", ticketId, Desk.addNote(actor.id, ticketId, text), (n, before) => ({
     ticket: before,
     ids: { noteId: n.id }
   }))
 
-export const assign = (actor: StaffMember, ticketId: string, assigneeId: string | null) =>
+export const assign = (actor: StaffMember, ticketId: TicketId, assigneeId: StaffId | null) =>
   audited(actor, "support:assign", "ticket.assign", ticketId, Desk.assign(ticketId, assigneeId), (t) => ({ ticket: Option.some(t) }))
 
-export const resolve = (actor: StaffMember, ticketId: string) =>
+export const resolve = (actor: StaffMember, ticketId: TicketId) =>
   audited(actor, "support:resolve", "ticket.resolve", ticketId, Desk.resolve(ticketId), (t) => ({ ticket: Option.some(t) }))
 
-export const close = (actor: StaffMember, ticketId: string) =>
+export const close = (actor: StaffMember, ticketId: TicketId) =>
   audited(actor, "support:resolve", "ticket.close", ticketId, Desk.close(ticketId), (t) => ({ ticket: Option.some(t) }))

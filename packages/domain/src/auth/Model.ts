@@ -2,6 +2,7 @@
  * One-time codes and refresh tokens.
  */
 import { Schema } from "effect"
+import { AccountId } from "../shared/Ids.js"
 
 export const OtpChannel = Schema.Literal("email", "sms")
 export type OtpChannel = typeof OtpChannel.Type
@@ -15,7 +16,7 @@ export type OtpPurpose = typeof OtpPurpose.Type
 
 export class OneTimeCode extends Schema.Class<OneTimeCode>("OneTimeCode")({
   id: Schema.String,
-  accountId: Schema.String,
+  accountId: AccountId,
   channel: OtpChannel,
   purpose: OtpPurpose,
   destination: Schema.String,
@@ -29,7 +30,7 @@ export class OneTimeCode extends Schema.Class<OneTimeCode>("OneTimeCode")({
 
 export class RefreshToken extends Schema.Class<RefreshToken>("RefreshToken")({
   id: Schema.String,
-  accountId: Schema.String,
+  accountId: AccountId,
   familyId: Schema.String,
   tokenHash: Schema.String,
   expiresAt: Schema.DateFromSelf,

@@ -31,6 +31,7 @@ import { secondsUntil as retryAfter, type ThrottleStore } from "../shared/Thrott
 import type { OneTimeCode, OtpChannel, OtpPurpose } from "./Model.js"
 import { OtpRepo } from "./Ports.js"
 import type { AlertRepo } from "../admin/Alerts.js"
+import { AccountId } from "../shared/Ids.js"
 
 export const OtpPolicy = {
   length: 6,
@@ -105,7 +106,7 @@ const codeDigest = (otpId: string, code: string) =>
   Effect.flatMap(SecretHasher, (h) => h.digest("otp", `${otpId}:${code}`))
 
 export interface IssueOtp {
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly channel: OtpChannel
   readonly purpose: OtpPurpose
   readonly destination: string
@@ -166,7 +167,7 @@ export type OtpGuess = "correct" | "incorrect" | "invalid"
  */
 export const guessOtp = (
   otp: Option.Option<OneTimeCode>,
-  expected: { readonly accountId: string; readonly purpose: OtpPurpose },
+  expected: { readonly accountId: AccountId; readonly purpose: OtpPurpose },
   guess: string
 ): Effect.Effect<OtpGuess, OtpChecksLocked, OtpRepo | SecretHasher | ThrottleStore | AlertRepo | Ids> =>
   Effect.gen(function*() {

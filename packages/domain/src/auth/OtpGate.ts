@@ -6,9 +6,10 @@ import { requireAccount } from "../account/Accounts.js"
 import { NoEmailOnFile, OtpGateRejected } from "./Errors.js"
 import { budgetedMatch, consumeOtp, issueOtp } from "./Otp.js"
 import { OtpRepo } from "./Ports.js"
+import { AccountId } from "../shared/Ids.js"
 
 /** `POST /auth/otp/request`: a code for an OTP-gated action; returns its id (`pinId`). */
-export const requestActionOtp = (accountId: string) =>
+export const requestActionOtp = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { account } = yield* requireAccount(accountId)
     if (account.email === "") return yield* new NoEmailOnFile()
@@ -39,7 +40,7 @@ const PIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * such check costs a fresh code from the customer's mailbox. pinIds are opaque to clients: one
  * that is malformed, unknown or another account's is simply not a valid code, and spends nothing.
  */
-export const passOtpGate = (accountId: string, otpPinId: string, otpCode: string) =>
+export const passOtpGate = (accountId: AccountId, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
     if (!PIN_ID.test(otpPinId)) return yield* new OtpGateRejected()
     const otp = yield* (yield* OtpRepo).findById(otpPinId)

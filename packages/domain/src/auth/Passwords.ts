@@ -13,8 +13,9 @@ import { consumeOtp, guessOtp, issueOtp } from "./Otp.js"
 import { passOtpGate } from "./OtpGate.js"
 import { OtpRepo, RefreshTokenRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
-const replacePassword = (accountId: string, newPassword: Redacted.Redacted<string>) =>
+const replacePassword = (accountId: AccountId, newPassword: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
     const hash = yield* (yield* PasswordHasher).hash(newPassword)
     const at = yield* now
@@ -60,7 +61,7 @@ export const resetPassword = (input: { email: string; code: string; password: Re
   }).pipe(withSpan("Auth.resetPassword"))
 
 export const changePassword = (input: {
-  accountId: string
+  accountId: AccountId
   currentPassword: Redacted.Redacted<string>
   newPassword: Redacted.Redacted<string>
   otpPinId: string
@@ -81,7 +82,7 @@ export const changePassword = (input: {
  * PasswordAlreadySet when it has one (change it with change-password instead). Other sessions are
  * kept: nothing about the account's access was weakened.
  */
-export const setPassword = (accountId: string, password: Redacted.Redacted<string>) =>
+export const setPassword = (accountId: AccountId, password: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
     const { account } = yield* requireAccount(accountId)
     if (account.passwordHash !== null) return yield* new PasswordAlreadySet()

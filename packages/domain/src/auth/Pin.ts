@@ -22,6 +22,7 @@ import { passOtpGate } from "./OtpGate.js"
 import { isPinFormat, type PinLock, PinPolicy, retryAfterSeconds, shouldFreeze } from "./PinLockout.js"
 import { PinRepo, RefreshTokenRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 /** True once the customer has set a transaction PIN (the `hasPin` of the profile and sign-in answers). */
 export const hasPin = (customer: Customer): boolean => customer.pinHash !== null
@@ -30,7 +31,7 @@ const requireFormat = (pin: Redacted.Redacted<string>, field: "pin" | "currentPi
   isPinFormat(Redacted.value(pin)) ? Effect.void : Effect.fail(new InvalidPinFormat({ field }))
 
 /** The signed-in account, if it may use a PIN: not suspended (frozen), not deleted. */
-const accountForPin = (accountId: string) =>
+const accountForPin = (accountId: AccountId) =>
   Effect.flatMap(requireAccount(accountId), (found): Effect.Effect<AccountWithCustomer, AccountNotFound | AccountSuspended> => {
     switch (found.customer.customerStatus) {
       case "suspended":
@@ -71,7 +72,7 @@ const checkPin = (found: AccountWithCustomer, hash: string, pin: Redacted.Redact
  * a wrong one counts towards the lock). CurrentPinRequired when a PIN is set and none was given,
  * or when another request set the first PIN at the same moment.
  */
-export const setPin = (accountId: string, pin: Redacted.Redacted<string>, currentPin?: Redacted.Redacted<string>) =>
+export const setPin = (accountId: AccountId, pin: Redacted.Redacted<string>, currentPin?: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
     yield* requireFormat(pin, "pin")
     const found = yield* accountForPin(accountId)
@@ -88,7 +89,7 @@ export const setPin = (accountId: string, pin: Redacted.Redacted<string>, curren
   }).pipe(withSpan("Auth.setPin"))
 
 /** `POST /auth/pin/verify`: succeeds for the right PIN; see `checkPin` for the failures. */
-export const verifyPin = (accountId: string, pin: Redacted.Redacted<string>) =>
+export const verifyPin = (accountId: AccountId, pin: Redacted.Redacted<string>) =>
   Effect.gen(function*() {
     yield* requireFormat(pin, "pin")
     const found = yield* accountForPin(accountId)
@@ -101,7 +102,7 @@ export const verifyPin = (accountId: string, pin: Redacted.Redacted<string>) =>
  * this request whatever follows). The new hash and the cleared count (and lifted lock) commit
  * together. Lockouts are kept, so resets cannot dodge the freeze.
  */
-export const resetPin = (accountId: string, pin: Redacted.Redacted<string>, otpPinId: string, otpCode: string) =>
+export const resetPin = (accountId: AccountId, pin: Redacted.Redacted<string>, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
     yield* requireFormat(pin, "pin")
     const found = yield* accountForPin(accountId)

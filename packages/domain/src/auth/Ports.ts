@@ -6,9 +6,10 @@ import { Context, type Effect, type Option } from "effect"
 import type { OneTimeCode, OtpChannel, OtpPurpose, RefreshToken } from "./Model.js"
 import type { IdentityProviderUnavailable, IdentityRejected, SocialSignInNotConfigured } from "./Errors.js"
 import type { PinClaim, PinGuard, PinLock, PinPolicy } from "./PinLockout.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export interface AccessClaims {
-  readonly accountId: string
+  readonly accountId: AccountId
   /** the account's session version when the token was issued (claim `sv`; absent = 0) */
   readonly sessionVersion: number
 }
@@ -21,7 +22,7 @@ export class AccessTokens extends Context.Tag("domain/AccessTokens")<AccessToken
 
 export interface NewOtp {
   readonly id: string
-  readonly accountId: string
+  readonly accountId: AccountId
   readonly channel: OtpChannel
   readonly purpose: OtpPurpose
   readonly destination: string
@@ -37,12 +38,12 @@ export class OtpRepo extends Context.Tag("domain/OtpRepo")<OtpRepo, {
    * accounts WHERE id = … FOR UPDATE`): issueOtp's check of the cooldown and window and its store are
    * then one step per account.
    */
-  readonly lockIssuing: (accountId: string) => Effect.Effect<void>
+  readonly lockIssuing: (accountId: AccountId) => Effect.Effect<void>
   /** Stores a new code and retires every other live code of the same account and purpose. */
   readonly issue: (otp: NewOtp) => Effect.Effect<void>
-  readonly latest: (accountId: string, purpose: OtpPurpose) => Effect.Effect<Option.Option<OneTimeCode>>
+  readonly latest: (accountId: AccountId, purpose: OtpPurpose) => Effect.Effect<Option.Option<OneTimeCode>>
   /** Creation times of the codes issued for this account and purpose at or after `since`, oldest first. */
-  readonly issuedSince: (accountId: string, purpose: OtpPurpose, since: Date) => Effect.Effect<ReadonlyArray<Date>>
+  readonly issuedSince: (accountId: AccountId, purpose: OtpPurpose, since: Date) => Effect.Effect<ReadonlyArray<Date>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<OneTimeCode>>
   /**
    * Atomically spends one attempt on a live code (unconsumed, unexpired at `now`, attempts left)
@@ -62,14 +63,14 @@ export class RefreshTokenRepo extends Context.Tag("domain/RefreshTokenRepo")<Ref
   /** Atomically marks a live token used; false when it was already used or revoked. */
   readonly markUsed: (id: string, now: Date) => Effect.Effect<boolean>
   readonly revokeFamily: (familyId: string, now: Date) => Effect.Effect<void>
-  readonly revokeAllForAccount: (accountId: string, now: Date) => Effect.Effect<void>
+  readonly revokeAllForAccount: (accountId: AccountId, now: Date) => Effect.Effect<void>
   /** Deletes tokens that expired before `before`; returns how many. */
   readonly purgeExpiredBefore: (before: Date) => Effect.Effect<number>
 }>() {}
 
 /** A freeze of a customer's core account at the provider, kept so staff can unfreeze it (unfreeze quotes the reference). */
 export interface ProviderFreeze {
-  readonly customerId: string
+  readonly customerId: CustomerId
   readonly freezeReference: string
   readonly frozenAt: Date
 }
@@ -84,15 +85,15 @@ export interface ProviderFreeze {
  */
 export class PinRepo extends Context.Tag("domain/PinRepo")<PinRepo, {
   /** Sets the customer's PIN hash, whatever it was (the OTP-gated reset). */
-  readonly setPinHash: (customerId: string, hash: string, now: Date) => Effect.Effect<void>
+  readonly setPinHash: (customerId: CustomerId, hash: string, now: Date) => Effect.Effect<void>
   /**
    * Compare-and-set: replaces the PIN hash only while it still equals `expected` (null: no PIN
    * set). True when it did; false (nothing changes) when another request changed it first. One
    * statement: `UPDATE customers SET pin_hash = $hash WHERE id = $c AND pin_hash IS NOT DISTINCT FROM $expected`.
    */
-  readonly replacePinHash: (customerId: string, expected: string | null, hash: string, now: Date) => Effect.Effect<boolean>
+  readonly replacePinHash: (customerId: CustomerId, expected: string | null, hash: string, now: Date) => Effect.Effect<boolean>
   /** The customer's guard as stored (`noGuard` when there is none). */
-  readonly findGuard: (customerId: string) => Effect.Effect<PinGuard>
+  readonly findGuard: (customerId: CustomerId) => Effect.Effect<PinGuard>
   /**
    * Counts one try BEFORE its PIN is compared: returns and stores exactly what
    * `claimTry(stored guard, now, policy)` returns (`noGuard` when none is stored, which inserts it).
@@ -104,19 +105,19 @@ export class PinRepo extends Context.Tag("domain/PinRepo")<PinRepo, {
    * <= now RETURNING …`, then a read of `locked_until` when no row came back; or SELECT … FOR UPDATE
    * in a transaction): 20 concurrent claims on 0 tries give exactly 5 `Claimed` and 15 `Locked`.
    */
-  readonly claimTry: (customerId: string, now: Date, policy: PinPolicy) => Effect.Effect<PinClaim>
+  readonly claimTry: (customerId: CustomerId, now: Date, policy: PinPolicy) => Effect.Effect<PinClaim>
   /**
    * The claimed try's PIN was right: `settleCorrect(stored, lock)`: the count goes back to 0; when
    * `lock` (the claim's own lock) is given, the lockout started at `lock.startedAt` is removed and
    * `lockedUntil` is cleared if it still equals `lock.until` (a later lock or a reset is kept).
    */
-  readonly recordCorrectTry: (customerId: string, lock: PinLock | null) => Effect.Effect<void>
+  readonly recordCorrectTry: (customerId: CustomerId, lock: PinLock | null) => Effect.Effect<void>
   /** An OTP-gated reset: `clearTries(stored)`: the count goes back to 0 and `lockedUntil` is cleared; lockouts are kept. */
-  readonly clearWrongTries: (customerId: string) => Effect.Effect<void>
+  readonly clearWrongTries: (customerId: CustomerId) => Effect.Effect<void>
   /** Keeps the reference of a provider freeze of the customer's core account (a new row per freeze). */
-  readonly recordProviderFreeze: (customerId: string, freezeReference: string, now: Date) => Effect.Effect<void>
+  readonly recordProviderFreeze: (customerId: CustomerId, freezeReference: string, now: Date) => Effect.Effect<void>
   /** The latest provider freeze recorded for the customer (by frozenAt, then insertion), if any. */
-  readonly lastProviderFreeze: (customerId: string) => Effect.Effect<Option.Option<ProviderFreeze>>
+  readonly lastProviderFreeze: (customerId: CustomerId) => Effect.Effect<Option.Option<ProviderFreeze>>
 }>() {}
 
 /** What the identity provider vouches for, once its token has been verified. */
@@ -151,9 +152,9 @@ export class IdentityProvider extends Context.Tag("domain/IdentityProvider")<Ide
  */
 export class SocialIdentityRepo extends Context.Tag("domain/SocialIdentityRepo")<SocialIdentityRepo, {
   /** The account linked to this subject. */
-  readonly findBySubject: (subject: string) => Effect.Effect<Option.Option<string>>
+  readonly findBySubject: (subject: string) => Effect.Effect<Option.Option<AccountId>>
   /** The subject linked to this account. */
-  readonly findByAccount: (accountId: string) => Effect.Effect<Option.Option<string>>
+  readonly findByAccount: (accountId: AccountId) => Effect.Effect<Option.Option<string>>
   /** Links them; false (nothing changes) when the subject or the account is already linked. */
-  readonly link: (accountId: string, subject: string, now: Date) => Effect.Effect<boolean>
+  readonly link: (accountId: AccountId, subject: string, now: Date) => Effect.Effect<boolean>
 }>() {}

@@ -6,7 +6,8 @@ import { Account, type AccountWithCustomer, Customer } from "../account/Model.js
 import { AccountRepo } from "../account/Ports.js"
 import { REFERRAL_ALPHABET, REFERRAL_CODE_LENGTH } from "../referrals/ReferralCode.js"
 import { resolveReferrer } from "../referrals/Referrals.js"
-import { Ids, PasswordHasher, SecureRandom } from "../shared/Ports.js"
+import { PasswordHasher, SecureRandom } from "../shared/Ports.js"
+import { AccountId, CustomerId, newId } from "../shared/Ids.js"
 import { now } from "../shared/UseCase.js"
 import { EmailTaken, PhoneTaken } from "./Errors.js"
 import { withSpan } from "../shared/Spans.js"
@@ -60,7 +61,7 @@ export interface NewCustomerInput {
   readonly address: string | null
   /** true when the identity provider vouches for the email: the customer starts `verified` */
   readonly emailVerified: boolean
-  readonly referredBy: string | null
+  readonly referredBy: CustomerId | null
 }
 
 /**
@@ -71,10 +72,9 @@ export interface NewCustomerInput {
 export const createCustomer = (input: NewCustomerInput) =>
   Effect.gen(function*() {
     const repo = yield* AccountRepo
-    const ids = yield* Ids
     const random = yield* SecureRandom
     const at = yield* now
-    const accountId = yield* ids.next
+    const accountId = yield* newId(AccountId)
     const account = new Account({
       id: accountId,
       email: input.email,
@@ -91,7 +91,7 @@ export const createCustomer = (input: NewCustomerInput) =>
       createdAt: at,
       updatedAt: at
     })
-    const customerId = yield* ids.next
+    const customerId = yield* newId(CustomerId)
     const create = Effect.gen(function*() {
       const customer = new Customer({
         id: customerId,

@@ -14,6 +14,7 @@ import { secondsUntil, type ThrottleKey } from "../shared/Throttle.js"
 import { RefreshToken, type TokenPair } from "./Model.js"
 import { AccessTokens, RefreshTokenRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 export const TokenPolicy = {
   accessTokenTtl: Duration.minutes(15),
@@ -37,7 +38,7 @@ export const ensureMaySignIn = (found: AccountWithCustomer): Effect.Effect<void,
  * Issues an access token and a refresh token; a new sign-in starts a new token family. The access
  * token carries the account's session version (`Account.sessionVersion`, as just read).
  */
-export const issueTokens = (accountId: string, sessionVersion: number, familyId?: string) =>
+export const issueTokens = (accountId: AccountId, sessionVersion: number, familyId?: string) =>
   Effect.gen(function*() {
     const ids = yield* Ids
     const at = yield* now

@@ -11,8 +11,9 @@ import type { TokenPair } from "./Model.js"
 import { OtpRepo } from "./Ports.js"
 import { ensureMaySignIn, issueTokens } from "./Sessions.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
-export const sendEmailOtp = (accountId: string) =>
+export const sendEmailOtp = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { account } = yield* requireAccount(accountId)
     if (account.email === "") return yield* new NoEmailOnFile()
@@ -27,7 +28,7 @@ export const sendEmailOtp = (accountId: string) =>
     })
   })
 
-export const sendPhoneOtp = (accountId: string) =>
+export const sendPhoneOtp = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { account } = yield* requireAccount(accountId)
     if (account.phone === null) return yield* new NoPhoneOnFile()
@@ -49,7 +50,7 @@ export const sendPhoneOtp = (accountId: string) =>
  * never signs in an account that was already verified (it must not stand in for the password):
  * the answer is then `{}`.
  */
-const verifyChannel = (accountId: string, pin: string, channel: "email" | "phone") =>
+const verifyChannel = (accountId: AccountId, pin: string, channel: "email" | "phone") =>
   Effect.gen(function*() {
     const found = yield* requireAccount(accountId)
     yield* ensureMaySignIn(found)
@@ -75,8 +76,8 @@ const verifyChannel = (accountId: string, pin: string, channel: "email" | "phone
     return (yield* issueTokens(accountId, found.account.sessionVersion)) as Partial<TokenPair>
   })
 
-export const verifyEmailOtp = (accountId: string, pin: string) =>
+export const verifyEmailOtp = (accountId: AccountId, pin: string) =>
   verifyChannel(accountId, pin, "email").pipe(withSpan("Auth.verifyEmailOtp"))
 
-export const verifyPhoneOtp = (accountId: string, pin: string) =>
+export const verifyPhoneOtp = (accountId: AccountId, pin: string) =>
   verifyChannel(accountId, pin, "phone").pipe(withSpan("Auth.verifyPhoneOtp"))

@@ -8,12 +8,13 @@ import type { Kobo } from "../shared/Money.js"
 import { requireBankAccount } from "./BankAccount.js"
 import { BalanceCache } from "./Caches.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 /** The customer-facing PND: withdrawals are blocked until the first confirmed deposit. */
 export const isPndActive = (customer: Customer): boolean => customer.firstDepositAt === null
 
 /** The ledger balance, live (at most `BalanceCacheTtl` old). */
-export const balance = (accountId: string) =>
+export const balance = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { accountNumber } = yield* requireBankAccount(accountId)
     const snapshot = yield* (yield* BalanceCache).get(accountNumber)
@@ -27,7 +28,7 @@ export interface BankingSummary {
 }
 
 /** The profile's banking fields; none before the bank account exists. */
-export const bankingSummary = (accountId: string) => Effect.flatMap(requireAccount(accountId), bankingSummaryOf)
+export const bankingSummary = (accountId: AccountId) => Effect.flatMap(requireAccount(accountId), bankingSummaryOf)
 
 /** `bankingSummary` of an account already read (the signed-in one): no second read. */
 export const bankingSummaryOf = (found: AccountWithCustomer) =>

@@ -10,6 +10,7 @@ import { atomically, now } from "../shared/UseCase.js"
 import { CoreBanking, type ProviderAccount, referenceFor } from "./CoreBanking.js"
 import { BankAccountExists, BvnNotVerified, CustomerNotVerified, NoBankAccount } from "./Errors.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 /**
  * The keyed digest of a core account number that the erasure keeps on a deleted customer's row
@@ -18,7 +19,7 @@ import { withSpan } from "../shared/Spans.js"
 export const coreAccountDigest = (accountNumber: string) => Effect.flatMap(SecretHasher, (h) => h.digest("core-account", accountNumber))
 
 /** The account with its customer and the customer's provider account number; NoBankAccount without one. */
-export const requireBankAccount = (accountId: string) =>
+export const requireBankAccount = (accountId: AccountId) =>
   Effect.flatMap(requireAccount(accountId), (found) =>
     found.customer.coreAccountNumber === null
       ? Effect.fail(new NoBankAccount())
@@ -42,7 +43,7 @@ const identityOf = ({ account }: AccountWithCustomer) =>
  * after any failure: the same customer always sends the same reference, and a timed-out opening is
  * looked up by that reference before the unknown outcome is reported.
  */
-export const openBankAccount = (accountId: string) =>
+export const openBankAccount = (accountId: AccountId) =>
   Effect.gen(function*() {
     const found = yield* requireAccount(accountId)
     const { customer } = found

@@ -14,6 +14,7 @@ import { namesMatch } from "./NameMatch.js"
 import { raiseAlert } from "../admin/Alerts.js"
 import { releaseAttempt, reserveAttempt, type TooManyAttempts } from "../shared/Throttle.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export interface VerifyBvnInput {
   /** 11 digits; never stored or logged */
@@ -39,7 +40,7 @@ export interface BvnIdentity {
 const isWrongGuess = (e: { readonly _tag: string }) =>
   e._tag === "BvnNotFound" || e._tag === "BvnDateOfBirthMismatch" || e._tag === "BvnNameMismatch" || e._tag === "BvnTaken"
 
-const alertThrottled = (customerId: string, e: TooManyAttempts) =>
+const alertThrottled = (customerId: CustomerId, e: TooManyAttempts) =>
   raiseAlert({
     kind: "bvn_verification_throttled",
     dedupKey: `bvn_verification_throttled:${customerId}`,
@@ -56,7 +57,7 @@ const alertThrottled = (customerId: string, e: TooManyAttempts) =>
  * already associated with another account" is told only to someone who knows its holder's name and
  * date of birth. The profile takes the registry's names.
  */
-const checkAndStore = (accountId: string, bvn: string, input: VerifyBvnInput) =>
+const checkAndStore = (accountId: AccountId, bvn: string, input: VerifyBvnInput) =>
   Effect.gen(function*() {
     const record = yield* (yield* CoreBanking).bvnLookup(bvn)
     if (Option.isNone(record)) return yield* new BvnNotFound()
@@ -99,7 +100,7 @@ const checkAndStore = (accountId: string, bvn: string, input: VerifyBvnInput) =>
  * birth, names, a BVN held by another customer). Past the limit: TooManyAttempts (429) even for
  * the right answer, and a `bvn_verification_throttled` staff alert.
  */
-export const verifyBvn = (accountId: string, input: VerifyBvnInput) =>
+export const verifyBvn = (accountId: AccountId, input: VerifyBvnInput) =>
   Effect.gen(function*() {
     const found = yield* requireAccount(accountId)
     if (found.customer.kycStatus !== "pending") return yield* new BvnAlreadyVerified()

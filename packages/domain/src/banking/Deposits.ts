@@ -15,6 +15,7 @@ import { BalanceCache } from "./Caches.js"
 import { CoreBanking, TestFunding } from "./CoreBanking.js"
 import { InvalidAmount, UnknownAccountNumber } from "./Errors.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 export interface DepositSync {
   /** the live ledger balance after the sync */
@@ -93,7 +94,7 @@ const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
   })
 
 /** Records the inbound deposits the provider has posted; returns the live balance. */
-export const syncDeposits = (accountId: string) =>
+export const syncDeposits = (accountId: AccountId) =>
   Effect.flatMap(requireBankAccount(accountId), (found) => syncFor(found, found.accountNumber)).pipe(
     withSpan("Banking.syncDeposits", { attributes: { accountId } })
   )
@@ -109,9 +110,9 @@ export const reconcileDeposits = (options: { readonly batchSize?: number; readon
     const batchSize = options.batchSize ?? 100
     const repo = yield* AccountRepo
     const totals = { customers: 0, newDeposits: 0, failures: 0 }
-    let after: string | null = null
+    let after: AccountId | null = null
     for (;;) {
-      const batch: ReadonlyArray<{ readonly accountId: string; readonly accountNumber: string }> = yield* repo
+      const batch: ReadonlyArray<{ readonly accountId: AccountId; readonly accountNumber: string }> = yield* repo
         .listWithBankAccount(after, batchSize)
       if (batch.length === 0) break
       const results = yield* Effect.forEach(batch, (a) => Effect.either(syncDeposits(a.accountId)), {
@@ -153,7 +154,7 @@ export const TestDepositPolicy = {
 } as const
 
 /** Development only (HTTP refuses it in production): funds the account as an inbound transfer would. */
-export const testDeposit = (accountId: string, amountKobo: Kobo = TestDepositPolicy.defaultKobo) =>
+export const testDeposit = (accountId: AccountId, amountKobo: Kobo = TestDepositPolicy.defaultKobo) =>
   Effect.gen(function*() {
     if (amountKobo <= 0n || amountKobo > TestDepositPolicy.maxKobo) {
       return yield* new InvalidAmount({ reason: `amountKobo must be between 1 and ${TestDepositPolicy.maxKobo}` })

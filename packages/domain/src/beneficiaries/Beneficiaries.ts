@@ -19,8 +19,9 @@ import type { Beneficiary } from "./Model.js"
 import { BeneficiaryRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
 import { reserveAttempt } from "../shared/Throttle.js"
+import { AccountId } from "../shared/Ids.js"
 
-const requireCustomer = (accountId: string) =>
+const requireCustomer = (accountId: AccountId) =>
   Effect.flatMap(AccountRepo, (repo) => repo.findById(accountId)).pipe(
     Effect.flatMap(Option.match({ onNone: () => Effect.fail(new AccountNotFound()), onSome: (f) => Effect.succeed(f.customer) }))
   )
@@ -66,7 +67,7 @@ export const lookup = (accountNumber: string, bankCode: string) =>
  * an unthrottled one lets anyone enumerate names). Counted once the input is valid, before the
  * provider is asked; past the budget TooManyAttempts (429).
  */
-export const lookupFor = (accountId: string, accountNumber: string, bankCode: string) =>
+export const lookupFor = (accountId: AccountId, accountNumber: string, bankCode: string) =>
   Effect.gen(function*() {
     yield* validDestination(accountNumber, bankCode)
     yield* reserveAttempt(accountId, "name_enquiry")
@@ -81,7 +82,7 @@ export interface AddBeneficiaryInput {
 }
 
 /** Saves a verified account; the customer's first one becomes the default. */
-export const add = (accountId: string, input: AddBeneficiaryInput) =>
+export const add = (accountId: AccountId, input: AddBeneficiaryInput) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const bank = yield* validDestination(input.accountNumber, input.bankCode)
@@ -107,13 +108,13 @@ export const add = (accountId: string, input: AddBeneficiaryInput) =>
   }).pipe(withSpan("Beneficiaries.add", { attributes: { accountId } }))
 
 /** The default first, then oldest first. */
-export const list = (accountId: string) =>
+export const list = (accountId: AccountId) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     return yield* (yield* BeneficiaryRepo).list(customer.id)
   }).pipe(withSpan("Beneficiaries.list", { attributes: { accountId } }))
 
-export const setDefault = (accountId: string, beneficiaryId: string) =>
+export const setDefault = (accountId: AccountId, beneficiaryId: string) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const updated = yield* (yield* BeneficiaryRepo).setDefault(customer.id, beneficiaryId)
@@ -132,7 +133,7 @@ export interface Removed {
  * (an unknown beneficiary included); the row is deleted and the next default promoted in one unit
  * of work: both or neither.
  */
-export const remove = (accountId: string, beneficiaryId: string, otpPinId: string, otpCode: string) =>
+export const remove = (accountId: AccountId, beneficiaryId: string, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const repo = yield* BeneficiaryRepo

@@ -3,10 +3,11 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { Beneficiary } from "./Model.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export interface NewBeneficiary {
   readonly id: string
-  readonly customerId: string
+  readonly customerId: CustomerId
   readonly accountNumber: string
   readonly bankCode: string
   readonly bankName: string
@@ -25,13 +26,13 @@ export class BeneficiaryRepo extends Context.Tag("domain/BeneficiaryRepo")<Benef
    */
   readonly add: (beneficiary: NewBeneficiary) => Effect.Effect<Option.Option<Beneficiary>>
   /** The default first, then oldest first. */
-  readonly list: (customerId: string) => Effect.Effect<ReadonlyArray<Beneficiary>>
+  readonly list: (customerId: CustomerId) => Effect.Effect<ReadonlyArray<Beneficiary>>
   /** Only the customer's own. */
-  readonly findById: (customerId: string, id: string) => Effect.Effect<Option.Option<Beneficiary>>
+  readonly findById: (customerId: CustomerId, id: string) => Effect.Effect<Option.Option<Beneficiary>>
   /** Makes it the only default; none when the customer has no such beneficiary. */
-  readonly setDefault: (customerId: string, id: string) => Effect.Effect<Option.Option<Beneficiary>>
+  readonly setDefault: (customerId: CustomerId, id: string) => Effect.Effect<Option.Option<Beneficiary>>
   /** Deletes it and returns it as it was; none when the customer has no such beneficiary. */
-  readonly remove: (customerId: string, id: string) => Effect.Effect<Option.Option<Beneficiary>>
+  readonly remove: (customerId: CustomerId, id: string) => Effect.Effect<Option.Option<Beneficiary>>
   /** When the customer has beneficiaries but no default, the oldest becomes the default and is returned. */
-  readonly promoteOldest: (customerId: string) => Effect.Effect<Option.Option<Beneficiary>>
+  readonly promoteOldest: (customerId: CustomerId) => Effect.Effect<Option.Option<Beneficiary>>
 }>() {}

@@ -49,6 +49,7 @@ import { NoClosureDestination } from "./Errors.js"
 import { AccountClosure } from "./Model.js"
 import { ClosureRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId, TransactionId } from "../shared/Ids.js"
 
 /** The reason sent to the provider with the freeze of a closed account. */
 export const CLOSE_FREEZE_REASON = "Account closed by the customer"
@@ -82,7 +83,7 @@ export const answerOf = (closure: AccountClosure) =>
  * The closure stored under this key, if any (a different request under the key is a conflict: a
  * movement of another operation already holds it).
  */
-export const closureByKey = (customerId: string, idempotencyKey: string, requestHash: string) =>
+export const closureByKey = (customerId: CustomerId, idempotencyKey: string, requestHash: string) =>
   Effect.gen(function*() {
     const found = yield* (yield* ClosureRepo).findByKey(customerId, idempotencyKey)
     if (Option.isSome(found)) {
@@ -94,7 +95,7 @@ export const closureByKey = (customerId: string, idempotencyKey: string, request
   })
 
 /** The open plan's withdrawal account, else the default saved beneficiary. */
-const destinationOf = (customerId: string, plan: Option.Option<Plan>) =>
+const destinationOf = (customerId: CustomerId, plan: Option.Option<Plan>) =>
   Effect.gen(function*() {
     if (Option.isSome(plan)) {
       const p = plan.value
@@ -113,7 +114,7 @@ const destinationOf = (customerId: string, plan: Option.Option<Plan>) =>
   })
 
 /** The customer's plan that can still pay out (not completed, not already ended). */
-export const openPlanOf = (customerId: string) =>
+export const openPlanOf = (customerId: CustomerId) =>
   Effect.map(
     Effect.flatMap(PlanRepo, (repo) => repo.findForCustomer(customerId)),
     Option.filter((p) => p.state !== "completed" && p.state !== "closed")
@@ -150,7 +151,7 @@ export const startClosure = (found: AccountWithCustomer, request: ClosureRequest
     const fee = Fees.quote(amountKobo, nip)
     const ids = yield* Ids
     const closureId = yield* ids.next
-    const transferId = yield* ids.next
+    const transferId = TransactionId.make(yield* ids.next)
     const started = yield* Effect.uninterruptible(atomically(Effect.gen(function*() {
       const at = yield* now
       const plans = yield* PlanRepo
@@ -227,7 +228,7 @@ export const startClosure = (found: AccountWithCustomer, request: ClosureRequest
  * caused (it holds the in-flight slot or already moved the customer to `closing`) is answered
  * with that twin's closure when it stored one under this key.
  */
-export const closeAccount = (accountId: string, input: { readonly idempotencyKey: string; readonly otpPinId: string; readonly otpCode: string }) =>
+export const closeAccount = (accountId: AccountId, input: { readonly idempotencyKey: string; readonly otpPinId: string; readonly otpCode: string }) =>
   Effect.gen(function*() {
     const found = yield* requireAccount(accountId)
     const requestHash = yield* closeRequestHash
@@ -293,7 +294,7 @@ const reopen = (closure: AccountClosure, t: Transfer) =>
     })
   })
 
-const freezeAtProvider = (customerId: string, accountNumber: string, at: Date) =>
+const freezeAtProvider = (customerId: CustomerId, accountNumber: string, at: Date) =>
   Effect.gen(function*() {
     const { freezeReference } = yield* (yield* CoreBanking).freeze({ accountNumber, reason: CLOSE_FREEZE_REASON })
     yield* (yield* PinRepo).recordProviderFreeze(customerId, freezeReference, at)

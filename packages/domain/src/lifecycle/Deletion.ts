@@ -18,6 +18,7 @@ import { AccountFrozen, CloseAccountFirst } from "./Errors.js"
 import type { AccountClosure } from "./Model.js"
 import { ClosureRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 export type DeletionAnswer =
   | { readonly status: "deleted"; readonly retainUntil: Date }
@@ -50,7 +51,7 @@ const accountIdOf = (closure: AccountClosure) =>
     (found) => Option.getOrThrow(found).account.id
   )
 
-export const deleteAccount = (accountId: string, input: DeleteAccountInput) =>
+export const deleteAccount = (accountId: AccountId, input: DeleteAccountInput) =>
   Effect.gen(function*() {
     const found = yield* requireAccount(accountId)
     const { customer } = found

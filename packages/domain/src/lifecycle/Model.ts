@@ -3,6 +3,7 @@
  * deletion record that staff review.
  */
 import { Schema } from "effect"
+import { CustomerId, PlanId, TransactionId } from "../shared/Ids.js"
 
 /**
  * - closing: the sweep movement was started (or there was nothing to sweep); the customer is
@@ -15,14 +16,14 @@ export type ClosureStatus = typeof ClosureStatus.Type
 
 export class AccountClosure extends Schema.Class<AccountClosure>("AccountClosure")({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   idempotencyKey: Schema.String,
   requestHash: Schema.String,
   /** the sweep movement; null when the balance could not cover the NIP fee (nothing was sent) */
-  transactionId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(TransactionId),
   amountKobo: Schema.BigIntFromSelf,
   /** the plan ended by the closure, if the customer had an open one */
-  planId: Schema.NullOr(Schema.String),
+  planId: Schema.NullOr(PlanId),
   status: ClosureStatus,
   /** the provider's reference of the freeze (kept for an unfreeze) */
   freezeReference: Schema.NullOr(Schema.String),
@@ -44,11 +45,11 @@ export type ErasureCounts = Readonly<Record<string, number>>
  */
 export class DeletionRecord extends Schema.Class<DeletionRecord>("DeletionRecord")({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   status: Schema.Literal("pending_review", "reviewed"),
   via: Schema.NullOr(Schema.String),
   counts: Schema.Record({ key: Schema.String, value: Schema.Number }),
-  planId: Schema.NullOr(Schema.String),
+  planId: Schema.NullOr(PlanId),
   /** the withdrawable balance last read from the provider (null: unknown or no bank account) */
   lastBalanceKobo: Schema.NullOr(Schema.BigIntFromSelf),
   retainUntil: Schema.DateFromSelf,

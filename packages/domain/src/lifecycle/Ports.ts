@@ -3,6 +3,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { AccountClosure, DeletionRecord, ErasureCounts } from "./Model.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export class ClosureRepo extends Context.Tag("domain/ClosureRepo")<ClosureRepo, {
   /**
@@ -12,9 +13,9 @@ export class ClosureRepo extends Context.Tag("domain/ClosureRepo")<ClosureRepo, 
    */
   readonly insert: (closure: AccountClosure) => Effect.Effect<boolean>
   readonly findById: (id: string) => Effect.Effect<Option.Option<AccountClosure>>
-  readonly findByKey: (customerId: string, idempotencyKey: string) => Effect.Effect<Option.Option<AccountClosure>>
+  readonly findByKey: (customerId: CustomerId, idempotencyKey: string) => Effect.Effect<Option.Option<AccountClosure>>
   /** The customer's closure in status `closing`, if any (at most one, a database constraint). */
-  readonly findOpen: (customerId: string) => Effect.Effect<Option.Option<AccountClosure>>
+  readonly findOpen: (customerId: CustomerId) => Effect.Effect<Option.Option<AccountClosure>>
   /**
    * Claims one closure with work left (status `closing`; or `closed` with its deletion requested
    * while the customer is still `closed`) that no live process holds (lease null or expired, on
@@ -33,8 +34,8 @@ export class ClosureRepo extends Context.Tag("domain/ClosureRepo")<ClosureRepo, 
 }>() {}
 
 export interface Erasure {
-  readonly customerId: string
-  readonly accountId: string
+  readonly customerId: CustomerId
+  readonly accountId: AccountId
   readonly deletionId: string
   readonly retainUntil: Date
   readonly now: Date
@@ -60,7 +61,7 @@ export class AccountErasure extends Context.Tag("domain/AccountErasure")<Account
    */
   readonly erase: (erasure: Erasure) => Effect.Effect<Option.Option<ErasureCounts>>
   readonly recordDeletion: (record: DeletionRecord) => Effect.Effect<void>
-  readonly findDeletion: (customerId: string) => Effect.Effect<Option.Option<DeletionRecord>>
+  readonly findDeletion: (customerId: CustomerId) => Effect.Effect<Option.Option<DeletionRecord>>
   /**
    * Deletes retained records whose retainUntil has passed (answers how many), and the closure
    * statements a deletion kept that have been sent since.

@@ -11,6 +11,7 @@ import { now } from "../shared/UseCase.js"
 import { Notice } from "./Model.js"
 import { NoticeRepo, Notifier } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId, PlanId, TransactionId } from "../shared/Ids.js"
 
 export type NoticeKind =
   | "plan_depleted"
@@ -22,12 +23,12 @@ export type NoticeKind =
   | "account_closure_failed"
 
 export interface RaiseNotice {
-  readonly customerId: string
+  readonly customerId: CustomerId
   readonly kind: NoticeKind
   readonly subject: string
   readonly message: string
-  readonly planId?: string | null
-  readonly transactionId?: string | null
+  readonly planId?: PlanId | null
+  readonly transactionId?: TransactionId | null
 }
 
 export const raise = (input: RaiseNotice) =>
@@ -61,4 +62,4 @@ export const raise = (input: RaiseNotice) =>
   )
 
 /** The customer's notices, newest first. */
-export const list = (customerId: string) => Effect.flatMap(NoticeRepo, (repo) => repo.listForCustomer(customerId))
+export const list = (customerId: CustomerId) => Effect.flatMap(NoticeRepo, (repo) => repo.listForCustomer(customerId))

@@ -4,6 +4,7 @@
 import { Context, type Effect } from "effect"
 import type { OtpChannel } from "../auth/Model.js"
 import type { Notice } from "./Model.js"
+import { CustomerId } from "../shared/Ids.js"
 
 /** A file sent with an email (a report's CSV, say). */
 export interface Attachment {
@@ -41,5 +42,5 @@ export class Notifier extends Context.Tag("domain/Notifier")<Notifier, {
 export class NoticeRepo extends Context.Tag("domain/NoticeRepo")<NoticeRepo, {
   readonly record: (notice: Notice) => Effect.Effect<void>
   /** Newest first. */
-  readonly listForCustomer: (customerId: string) => Effect.Effect<ReadonlyArray<Notice>>
+  readonly listForCustomer: (customerId: CustomerId) => Effect.Effect<ReadonlyArray<Notice>>
 }>() {}

@@ -14,6 +14,7 @@ import { now } from "../shared/UseCase.js"
 import { NoSettingGiven } from "./Errors.js"
 import { Notifier, type OutboundMessage } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export interface NotificationSettings {
   readonly smsEnabled: boolean
@@ -37,7 +38,7 @@ export const settingsOf = (customer: Customer): NotificationSettings => ({
 
 /** `PATCH /customers/notifications`: either flag or both; NoSettingGiven for neither. */
 export const updateNotificationSettings = (
-  accountId: string,
+  accountId: AccountId,
   patch: { readonly smsEnabled?: boolean | undefined; readonly emailEnabled?: boolean | undefined }
 ) =>
   Effect.gen(function*() {
@@ -52,7 +53,7 @@ export const updateNotificationSettings = (
  * that channel. Skipped without a destination. A delivery problem is logged, never raised.
  */
 export const sendOptional = (
-  customerId: string,
+  customerId: CustomerId,
   message: Omit<OutboundMessage, "to" | "code" | "kind"> & { readonly kind: OptionalKind }
 ) =>
   Effect.gen(function*() {

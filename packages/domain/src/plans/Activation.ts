@@ -15,8 +15,9 @@ import { findPlan } from "./Queries.js"
 import * as Schedule from "./Schedule.js"
 import { termsOf } from "./Terms.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId } from "../shared/Ids.js"
 
-export const walletBalance = (customerId: string) =>
+export const walletBalance = (customerId: CustomerId) =>
   Effect.gen(function*() {
     const found = yield* (yield* AccountRepo).findByCustomerId(customerId)
     const accountNumber = Option.flatMapNullable(found, (a) => a.customer.coreAccountNumber)
@@ -170,5 +171,5 @@ export const activateFundedPlans = (options: { readonly limit?: number; readonly
   }).pipe(withSpan("Plans.activateFundedPlans"))
 
 /** After a deposit: the customer's plan may now be covered. */
-export const activateForCustomer = (customerId: string) =>
+export const activateForCustomer = (customerId: CustomerId) =>
   Effect.flatMap(findPlan(customerId), Option.match({ onNone: () => Effect.void, onSome: (p) => Effect.asVoid(activateIfFunded(p)) }))

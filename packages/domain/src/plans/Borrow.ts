@@ -18,6 +18,7 @@ import { replay, replayOr, sameRequest } from "./Replay.js"
 import * as Schedule from "./Schedule.js"
 import { termsOf } from "./Terms.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export type BorrowEligibility =
   | { readonly eligible: true; readonly amountKobo: Kobo }
@@ -68,12 +69,12 @@ const replacedInstalment = (plan: Plan) =>
     ? Effect.flatMap(PlanRepo, (repo) => repo.findInstalment(plan.id, plan.cycleBase - 1))
     : Effect.succeed(Option.none<Instalment>())
 
-const requireOpenPlan = (customerId: string) =>
+const requireOpenPlan = (customerId: CustomerId) =>
   Effect.flatMap(findPlan(customerId), (found) =>
     Option.isSome(found) && found.value.state !== "completed" ? Effect.succeed(found.value) : Effect.fail(new PlanNotFound()))
 
 /** `GET /disbursements/plan/borrow/quote`. */
-export const borrowQuote = (accountId: string) =>
+export const borrowQuote = (accountId: AccountId) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const found = yield* findPlan(customer.id)
@@ -89,7 +90,7 @@ export const borrowQuote = (accountId: string) =>
  * one. The idempotency key works as for transfers. Eligibility is checked again under the plan's
  * row lock, so concurrent requests cannot exceed the cap or borrow twice in a period.
  */
-export const borrow = (accountId: string, idempotencyKey: string) =>
+export const borrow = (accountId: AccountId, idempotencyKey: string) =>
   Effect.gen(function*() {
     const { customer } = yield* requireWallet(accountId)
     if (customer.firstDepositAt === null) return yield* new WithdrawalsNotAllowed()

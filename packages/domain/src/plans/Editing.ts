@@ -8,7 +8,6 @@ import { banks } from "../banking/Caches.js"
 import { NoBankAccount } from "../banking/Errors.js"
 import * as Beneficiaries from "../beneficiaries/Beneficiaries.js"
 import * as Settings from "../settings/Settings.js"
-import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { activateIfFunded } from "./Activation.js"
 import { InvalidPlanTerms, PayoutInProgress, PlanNotFound } from "./Errors.js"
@@ -19,6 +18,7 @@ import { findPlan, requireCustomer } from "./Queries.js"
 import * as Schedule from "./Schedule.js"
 import { type PlanInput, termsOf, validateTerms } from "./Terms.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, PlanId, newId } from "../shared/Ids.js"
 
 /** A verified destination account (a plan's withdrawal account; also where a closure sweeps to). */
 export interface Destination {
@@ -48,7 +48,7 @@ const verifyDestination = (accountId: string, input: PlanInput) =>
     } satisfies Destination
   })
 
-export const requireWallet = (accountId: string) =>
+export const requireWallet = (accountId: AccountId) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     if (customer.coreAccountNumber === null) return yield* new NoBankAccount()
@@ -71,7 +71,7 @@ const redirects = (plan: Plan, input: PlanInput) =>
  * a wrong code is OtpGateRejected (the code is spent either way). Other edits need no code, and a
  * code sent along with them is not spent. True when the gate was passed.
  */
-const gateRedirect = (accountId: string, plan: Plan, input: PlanInput, otp: OtpProof) =>
+const gateRedirect = (accountId: AccountId, plan: Plan, input: PlanInput, otp: OtpProof) =>
   Effect.gen(function*() {
     if (!redirects(plan, input)) return false
     if (otp.otpPinId === undefined || otp.otpCode === undefined) {
@@ -92,7 +92,7 @@ const gateRedirect = (accountId: string, plan: Plan, input: PlanInput, otp: OtpP
  * already covers it), or edits the open one (see the module notes); a change of the open plan's
  * withdrawal account needs the OTP (`gateRedirect`).
  */
-export const upsertPlan = (accountId: string, input: PlanInput, otp: OtpProof = {}) =>
+export const upsertPlan = (accountId: AccountId, input: PlanInput, otp: OtpProof = {}) =>
   Effect.gen(function*() {
     const { customer } = yield* requireWallet(accountId)
     const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
@@ -107,7 +107,7 @@ export const upsertPlan = (accountId: string, input: PlanInput, otp: OtpProof = 
     const at = yield* now
     const plan = yield* repo.insert(
       new Plan({
-        id: yield* (yield* Ids).next,
+        id: yield* newId(PlanId),
         customerId: customer.id,
         totalAmountKobo: input.totalAmountKobo,
         durationDays: terms.durationDays,
@@ -160,7 +160,7 @@ const scheduleChanged = (plan: Plan, input: PlanInput, terms: Schedule.ScheduleT
  * refused (400 by field) when nothing would be left to pay them with.
  */
 export const edit = (
-  planId: string,
+  planId: PlanId,
   input: PlanInput,
   terms: Schedule.ScheduleTerms,
   cycles: number,
@@ -238,7 +238,7 @@ const resetAttempts = (current: Option.Option<Instalment>, at: Date) =>
  * code from either OTP request endpoint). A well-formed request spends the code whatever follows
  * (no plan, a destination the bank does not know, a payout in progress): ask for a new one.
  */
-export const patchPlan = (accountId: string, input: PlanInput, otpPinId: string, otpCode: string) =>
+export const patchPlan = (accountId: AccountId, input: PlanInput, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
     const { terms, cycles } = yield* validateTerms(input, yield* Settings.get(Settings.PlanLimitsSetting))
     yield* passOtpGate(accountId, otpPinId, otpCode)

@@ -19,6 +19,7 @@ import { findPlan, requireCustomer } from "./Queries.js"
 import { replay, replayOr, sameRequest } from "./Replay.js"
 import * as Schedule from "./Schedule.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 /** Extra Cash fees on `amountKobo`: the flat fee plus the NIP fee with VAT. */
 export const extraCashFees = (amountKobo: Kobo, feeBasisPoints: bigint, nip: Fees.NipFeeSchedule): Kobo => {
@@ -60,12 +61,12 @@ const extraCashPosition = (plan: Plan) =>
     }
   })
 
-const requireActivePlan = (customerId: string) =>
+const requireActivePlan = (customerId: CustomerId) =>
   Effect.flatMap(findPlan(customerId), (found) =>
     Option.isSome(found) && found.value.state === "active" ? Effect.succeed(found.value) : Effect.fail(new PlanNotActive()))
 
 /** `GET /disbursements/plan/extra-cash/quote` (400 without an active plan). */
-export const extraCashQuote = (accountId: string) =>
+export const extraCashQuote = (accountId: AccountId) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const plan = yield* requireActivePlan(customer.id)
@@ -93,7 +94,7 @@ export const extraCashQuote = (accountId: string) =>
  * in the same transaction, so concurrent requests cannot exceed them. The saga checks the reserve
  * again against the balance it reads while holding the customer's one in-flight slot.
  */
-export const extraCash = (accountId: string, amountKobo: Kobo, idempotencyKey: string) =>
+export const extraCash = (accountId: AccountId, amountKobo: Kobo, idempotencyKey: string) =>
   Effect.gen(function*() {
     const { customer } = yield* requireWallet(accountId)
     const requestHash = yield* (yield* SecretHasher).digest("plan-request", `extra-cash:${amountKobo}`)

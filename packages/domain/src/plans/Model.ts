@@ -2,6 +2,7 @@
  * Disbursement plans and their instalments.
  */
 import { Schema } from "effect"
+import { CustomerId, PlanId, TransactionId } from "../shared/Ids.js"
 
 export const PlanFrequency = Schema.Literal("daily", "weekly", "monthly")
 export const PlanWeekDay = Schema.Literal("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -19,8 +20,8 @@ export const PlanState = Schema.Literal("awaiting_funds", "active", "depleted", 
 export type PlanState = typeof PlanState.Type
 
 export class Plan extends Schema.Class<Plan>("Plan")({
-  id: Schema.String,
-  customerId: Schema.String,
+  id: PlanId,
+  customerId: CustomerId,
   /**
    * the pot of the current schedule; the whole pot the customer sees is paidBeforeKobo + this
    * (Pot.ts, docs/decisions/plan-patch-after-paid-cycles.md)
@@ -79,7 +80,7 @@ export const InstalmentStatus = Schema.Literal("open", "paid")
  * the next attempt is a new transaction with a new idempotency key (`attempts` counts them).
  */
 export class Instalment extends Schema.Class<Instalment>("Instalment")({
-  planId: Schema.String,
+  planId: PlanId,
   /** global instalment number (plan.cycleBase + the schedule's cycle index) */
   cycle: Schema.Number,
   amountKobo: Schema.BigIntFromSelf,
@@ -89,7 +90,7 @@ export class Instalment extends Schema.Class<Instalment>("Instalment")({
   /** failed payout attempts at the destination bank (not counting a short wallet) */
   attempts: Schema.Number,
   /** the live payout attempt, if any */
-  transactionId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(TransactionId),
   dueAt: Schema.DateFromSelf,
   paidAt: Schema.NullOr(Schema.DateFromSelf),
   createdAt: Schema.DateFromSelf,

@@ -7,7 +7,6 @@ import { NoBankAccount } from "../banking/Errors.js"
 import * as Notices from "../notifications/Notices.js"
 import * as Settings from "../settings/Settings.js"
 import { formatNaira, type Kobo } from "../shared/Money.js"
-import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { startAndDrive } from "../transfers/Executor.js"
 import { processDue } from "../transfers/Reconcile.js"
@@ -22,6 +21,7 @@ import { wholePotKobo } from "./Pot.js"
 import * as Schedule from "./Schedule.js"
 import { termsOf } from "./Terms.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId, PlanId, TransactionId, newId } from "../shared/Ids.js"
 
 export const cycleIndex = (plan: Plan) => plan.cycleBase + plan.nextCycle
 
@@ -32,7 +32,7 @@ export const cycleIndex = (plan: Plan) => plan.cycleBase + plan.nextCycle
 export const nextPayoutFee = (plan: Plan, amountKobo: Kobo) =>
   Effect.map(Settings.get(Settings.NipFees), (schedule) => payoutFee(plan, plan.nextCycle, amountKobo, schedule))
 
-const sourceAccount = (customerId: string) =>
+const sourceAccount = (customerId: CustomerId) =>
   Effect.flatMap(AccountRepo, (repo) => repo.findByCustomerId(customerId)).pipe(
     Effect.flatMap((found) =>
       Option.isSome(found) && found.value.customer.coreAccountNumber !== null
@@ -81,7 +81,7 @@ interface PayoutRequest {
   readonly narration: string
 }
 
-const movementOf = (plan: Plan, request: PayoutRequest, at: Date, id: string, sourceAccountNumber: string) =>
+const movementOf = (plan: Plan, request: PayoutRequest, at: Date, id: TransactionId, sourceAccountNumber: string) =>
   newTransfer({
     id,
     customerId: plan.customerId,
@@ -107,7 +107,7 @@ const movementOf = (plan: Plan, request: PayoutRequest, at: Date, id: string, so
 /** A new movement from the wallet to the plan's withdrawal account (stored, not yet driven). */
 export const createMovement = (plan: Plan, request: PayoutRequest, at: Date) =>
   Effect.gen(function*() {
-    const id = yield* (yield* Ids).next
+    const id = yield* newId(TransactionId)
     return yield* (yield* TransferRepo).create(movementOf(plan, request, at, id, yield* sourceAccount(plan.customerId)))
   })
 
@@ -124,7 +124,7 @@ interface Started {
  * schedulers get here, one attempt exists. Returns the movement to drive, if one was started. The
  * fee schedule is the caller's (read once per batch of plans).
  */
-const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
+const startDuePayout = (planId: PlanId, fees: NipFeeSchedule) =>
   atomically(Effect.gen(function*() {
     const repo = yield* PlanRepo
     const at = yield* now
@@ -136,7 +136,7 @@ const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
     if (Option.isNone(owner) || owner.value.customerStatus !== "active") return Option.none<Started>()
     const source = owner.value.coreAccountNumber
     if (source === null) return yield* new NoBankAccount()
-    const id = yield* (yield* Ids).next
+    const id = yield* newId(TransactionId)
     // the instalment is linked to the new movement's id first (made, or taken while open with no
     // attempt, with the current terms): when it is not free, nothing is written and there is no
     // attempt; when the movement then cannot be stored, the unit of work undoes the link
@@ -162,7 +162,7 @@ const startDuePayout = (planId: string, fees: NipFeeSchedule) =>
  * final (see the module notes): paid → the schedule moves on (or the plan completes); failed → the
  * instalment is free again and the plan is depleted, retried later or paused. Idempotent.
  */
-export const settle = (planId: string) =>
+export const settle = (planId: PlanId) =>
   Effect.gen(function*() {
     const repo = yield* PlanRepo
     const transfers = yield* TransferRepo
@@ -310,7 +310,7 @@ export interface PlanRun {
  * then: `PlanRepo.holdForPayout`). A live attempt found at the start (a finished
  * payout not yet recorded) is settled first. `fees`: the NIP fee schedule (read once per batch).
  */
-export const runPlan = (planId: string, fees?: NipFeeSchedule) =>
+export const runPlan = (planId: PlanId, fees?: NipFeeSchedule) =>
   Effect.gen(function*() {
     const schedule = fees ?? (yield* Settings.get(Settings.NipFees))
     let paid = 0

@@ -5,6 +5,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { TransactionPurpose } from "../transactions/Model.js"
 import { PlanConflict } from "./Errors.js"
 import type { Instalment, Plan } from "./Model.js"
+import { CustomerId, PlanId, TransactionId } from "../shared/Ids.js"
 
 /**
  * Disbursement plans and their instalments. A customer has at most one plan that is not completed
@@ -13,7 +14,7 @@ import type { Instalment, Plan } from "./Model.js"
  */
 export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   /** The customer's plan that is not completed; else their most recently created one. */
-  readonly findForCustomer: (customerId: string) => Effect.Effect<Option.Option<Plan>>
+  readonly findForCustomer: (customerId: CustomerId) => Effect.Effect<Option.Option<Plan>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<Plan>>
   /** Inserts a new plan; PlanConflict when the customer already has one that is not completed. */
   readonly insert: (plan: Plan) => Effect.Effect<Plan, PlanConflict>
@@ -42,7 +43,7 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   readonly releaseMany: (ids: ReadonlyArray<string>) => Effect.Effect<void>
   /** Where the due-payout job stands at `now` (for operators). */
   readonly payoutBoard: (now: Date) => Effect.Effect<PayoutBoard>
-  readonly findInstalment: (planId: string, cycle: number) => Effect.Effect<Option.Option<Instalment>>
+  readonly findInstalment: (planId: PlanId, cycle: number) => Effect.Effect<Option.Option<Instalment>>
   /** Inserts the instalment unless (planId, cycle) exists; returns the stored one either way. */
   readonly ensureInstalment: (instalment: Instalment) => Effect.Effect<Instalment>
   /**
@@ -62,18 +63,18 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
    * when either did not apply, and nothing is written (someone settled it, or the plan changed): the
    * caller then settles the plan the general way.
    */
-  readonly markPaidAndSave: (plan: Plan, cycle: number, transactionId: string, paidAt: Date, now: Date) => Effect.Effect<Option.Option<Plan>>
+  readonly markPaidAndSave: (plan: Plan, cycle: number, transactionId: TransactionId, paidAt: Date, now: Date) => Effect.Effect<Option.Option<Plan>>
   /**
    * A due payout goes ahead of its customer's new movements: the payout run found the customer with
    * a movement in flight, so until the payout starts (`releasePayoutHold`) the customer's new
    * movements (TransferRepo.create) are refused as in flight while the plan is active and due.
    */
-  readonly holdForPayout: (planId: string, at: Date) => Effect.Effect<void>
-  readonly releasePayoutHold: (planId: string) => Effect.Effect<void>
+  readonly holdForPayout: (planId: PlanId, at: Date) => Effect.Effect<void>
+  readonly releasePayoutHold: (planId: PlanId) => Effect.Effect<void>
   /** The plan's instalments in cycle order. */
-  readonly listInstalments: (planId: string) => Effect.Effect<ReadonlyArray<Instalment>>
+  readonly listInstalments: (planId: PlanId) => Effect.Effect<ReadonlyArray<Instalment>>
   /** The plan's movements with this purpose that have not failed, created at or after `since` (all when null). */
-  readonly countMovements: (planId: string, purpose: TransactionPurpose, since: Date | null) => Effect.Effect<number>
+  readonly countMovements: (planId: PlanId, purpose: TransactionPurpose, since: Date | null) => Effect.Effect<number>
 }>() {}
 
 /** Active plans, those due now, those claimed by a live run, the next due time, payouts at the bank. */

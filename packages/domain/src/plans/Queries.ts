@@ -13,18 +13,19 @@ import { Plan } from "./Model.js"
 import { PlanRepo } from "./Ports.js"
 import * as Schedule from "./Schedule.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
-export const requireCustomer = (accountId: string) => Effect.map(requireAccount(accountId), (a) => a.customer)
+export const requireCustomer = (accountId: AccountId) => Effect.map(requireAccount(accountId), (a) => a.customer)
 
 /** The customer's plan (the open one, else the latest completed one), or none. */
-export const findPlan = (customerId: string) => Effect.flatMap(PlanRepo, (repo) => repo.findForCustomer(customerId))
+export const findPlan = (customerId: CustomerId) => Effect.flatMap(PlanRepo, (repo) => repo.findForCustomer(customerId))
 
 /**
  * `GET /disbursements/plan`: the customer's plan or PlanNotFound. A plan waiting for funds (or
  * depleted) is checked against the wallet first, so a customer who just funded it sees it active
  * at once rather than after the activation job's next run.
  */
-export const getPlan = (accountId: string) =>
+export const getPlan = (accountId: AccountId) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const plan = yield* findPlan(customer.id)
@@ -36,7 +37,7 @@ export const getPlan = (accountId: string) =>
 export const instalmentAmount = (plan: Plan): Kobo => Schedule.regularAmount(plan.totalAmountKobo, plan.cycleCount)
 
 /** `GET /disbursements/history`: the customer's payouts (scheduled and Borrow), newest first. */
-export const history = (accountId: string) =>
+export const history = (accountId: AccountId) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     return yield* (yield* TransactionRepo).listForCustomerByPurpose(customer.id, "disbursement")

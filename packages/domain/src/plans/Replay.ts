@@ -7,9 +7,10 @@ import { IdempotencyConflict, TransferFailed } from "../transfers/Errors.js"
 import type { Transfer } from "../transfers/Model.js"
 import { TransferRepo } from "../transfers/Ports.js"
 import { requireCustomer } from "./Queries.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 /** A movement stored under this key earlier: the same request gets its outcome, another is a conflict. */
-export const replay = (customerId: string, idempotencyKey: string, requestHash: string) =>
+export const replay = (customerId: CustomerId, idempotencyKey: string, requestHash: string) =>
   Effect.flatMap(TransferRepo, (repo) => repo.findByIdempotencyKey(customerId, idempotencyKey)).pipe(
     Effect.flatMap(Option.match({
       onNone: () => Effect.succeed(Option.none<Transfer>()),
@@ -28,7 +29,7 @@ export const outcome = (t: Transfer) =>
  * in-flight slot, the cycle or a cap): if a movement is stored under this request's key, that is
  * the answer, as for a plain retry; otherwise the refusal stands.
  */
-export const replayOr = <E>(accountId: string, idempotencyKey: string, request: string, refusal: E) =>
+export const replayOr = <E>(accountId: AccountId, idempotencyKey: string, request: string, refusal: E) =>
   Effect.gen(function*() {
     const hash = yield* (yield* SecretHasher).digest("plan-request", request)
     const customer = yield* requireCustomer(accountId)

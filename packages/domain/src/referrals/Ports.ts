@@ -3,9 +3,10 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { CustomerStatus } from "../account/Model.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export interface ReferredCustomer {
-  readonly customerId: string
+  readonly customerId: CustomerId
   readonly firstName: string | null
   readonly lastName: string | null
   readonly customerStatus: CustomerStatus
@@ -16,7 +17,7 @@ export interface ReferredCustomer {
 
 export class ReferralRepo extends Context.Tag("domain/ReferralRepo")<ReferralRepo, {
   /** The customer who owns this referral code (codes are stored upper-case). */
-  readonly findReferrer: (code: string) => Effect.Effect<Option.Option<{ readonly customerId: string }>>
+  readonly findReferrer: (code: string) => Effect.Effect<Option.Option<{ readonly customerId: CustomerId }>>
   /** The customers `customerId` referred, oldest first. */
-  readonly listReferred: (customerId: string) => Effect.Effect<ReadonlyArray<ReferredCustomer>>
+  readonly listReferred: (customerId: CustomerId) => Effect.Effect<ReadonlyArray<ReferredCustomer>>
 }>() {}

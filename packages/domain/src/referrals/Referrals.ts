@@ -16,6 +16,7 @@ import { UnknownReferralCode } from "./Errors.js"
 import { REFERRAL_ALPHABET, REFERRAL_CODE_LENGTH } from "./ReferralCode.js"
 import { ReferralRepo, type ReferredCustomer } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 /** Codes are case-insensitive; surrounding spaces are ignored. */
 export const normalizeReferralCode = (raw: string): string => raw.trim().toUpperCase()
@@ -29,7 +30,7 @@ const isCodeShape = (code: string) =>
  */
 export const resolveReferrer = (raw: string | undefined) =>
   Effect.gen(function*() {
-    if (raw === undefined || raw.trim() === "") return Option.none<string>()
+    if (raw === undefined || raw.trim() === "") return Option.none<CustomerId>()
     const code = normalizeReferralCode(raw)
     if (!isCodeShape(code)) return yield* new UnknownReferralCode()
     const found = yield* (yield* ReferralRepo).findReferrer(code)
@@ -66,7 +67,7 @@ const entryOf = (r: ReferredCustomer): ReferralEntry => ({
 })
 
 /** `GET /customers/referrals`. */
-export const referralSummary = (accountId: string) =>
+export const referralSummary = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const referred = (yield* (yield* ReferralRepo).listReferred(customer.id)).filter((r) => r.customerId !== customer.id)

@@ -19,6 +19,7 @@ import { InvalidReportMonth } from "./Errors.js"
 import { reportCsv, reportFor, type ReportWindow, type SpendingReport } from "./Report.js"
 import { firstDayOf, isMonth, lastDayOf, monthOf, todayIn } from "./Rules.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 const MONTH_NAMES = [
   "January", "February", "March", "April", "May", "June",
@@ -86,7 +87,7 @@ export interface EmailedReport {
 }
 
 /** POST /spendings/report: the month's report, mailed to the registered email (always sent). */
-export const emailMonthReport = (accountId: string, month: string) =>
+export const emailMonthReport = (accountId: AccountId, month: string) =>
   Effect.gen(function*() {
     const window = yield* monthWindow(month, todayIn(yield* now))
     const { account, customer } = yield* requireAccount(accountId)

@@ -19,6 +19,7 @@ import { SpendingRepo } from "./Ports.js"
 import { reportFor } from "./Report.js"
 import { firstDayOf, lastDayOf, monthOf, previousMonth, todayIn } from "./Rules.js"
 import { withSpan } from "../shared/Spans.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export interface MonthlyRun {
   readonly month: string
@@ -35,7 +36,7 @@ export const lastMonthAt = (at: Date): string => previousMonth(monthOf(todayIn(a
 
 type Outcome = "sent" | "skipped" | "failed"
 
-const reportOne = (customerId: string, month: string, at: Date) =>
+const reportOne = (customerId: CustomerId, month: string, at: Date) =>
   Effect.gen(function*() {
     const found = yield* (yield* AccountRepo).findByCustomerId(customerId)
     if (Option.isNone(found)) return "skipped" as Outcome
@@ -65,9 +66,9 @@ export const sendMonthlyReports = (options: { readonly batchSize?: number; reado
     const month = lastMonthAt(at)
     const repo = yield* SpendingRepo
     const counts = { sent: 0, skipped: 0, failed: 0 }
-    let after: string | null = null
+    let after: CustomerId | null = null
     while (true) {
-      const batch: ReadonlyArray<string> = yield* repo.customersToReport(month, firstDayOf(month), lastDayOf(month), after, batchSize)
+      const batch: ReadonlyArray<CustomerId> = yield* repo.customersToReport(month, firstDayOf(month), lastDayOf(month), after, batchSize)
       if (batch.length === 0) break
       const outcomes = yield* Effect.forEach(batch, (id) => reportOne(id, month, at), { concurrency: options.concurrency ?? 4 })
       for (const o of outcomes) counts[o]++

@@ -4,6 +4,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Page, PageRequest } from "../shared/Paging.js"
 import type { Spending } from "./Model.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export interface SpendingFilter {
   /** a normalised category (exact match) */
@@ -25,13 +26,13 @@ export interface SpendingChanges {
 export class SpendingRepo extends Context.Tag("domain/SpendingRepo")<SpendingRepo, {
   readonly add: (spending: Spending) => Effect.Effect<Spending>
   /** Newest date first (then newest logged first). */
-  readonly list: (customerId: string, filter: SpendingFilter, page: PageRequest) => Effect.Effect<Page<Spending>>
+  readonly list: (customerId: CustomerId, filter: SpendingFilter, page: PageRequest) => Effect.Effect<Page<Spending>>
   /** Every spending of the customer dated from..to (inclusive), oldest date first. */
-  readonly between: (customerId: string, from: string, to: string) => Effect.Effect<ReadonlyArray<Spending>>
+  readonly between: (customerId: CustomerId, from: string, to: string) => Effect.Effect<ReadonlyArray<Spending>>
   /** Only the customer's own; none for an unknown id or another customer's. */
-  readonly update: (customerId: string, id: string, changes: SpendingChanges, at: Date) => Effect.Effect<Option.Option<Spending>>
+  readonly update: (customerId: CustomerId, id: string, changes: SpendingChanges, at: Date) => Effect.Effect<Option.Option<Spending>>
   /** Deletes it and returns it as it was; none for an unknown id or another customer's. */
-  readonly remove: (customerId: string, id: string) => Effect.Effect<Option.Option<Spending>>
+  readonly remove: (customerId: CustomerId, id: string) => Effect.Effect<Option.Option<Spending>>
   /**
    * Customers with a spending dated from..to whose report of `month` is not claimed yet, by
    * customer id, after `afterCustomerId` (keyset paging), at most `limit`.
@@ -40,12 +41,12 @@ export class SpendingRepo extends Context.Tag("domain/SpendingRepo")<SpendingRep
     month: string,
     from: string,
     to: string,
-    afterCustomerId: string | null,
+    afterCustomerId: CustomerId | null,
     limit: number
-  ) => Effect.Effect<ReadonlyArray<string>>
+  ) => Effect.Effect<ReadonlyArray<CustomerId>>
   /**
    * Claims the report of (customer, month): true for the one caller that claims it first, false for
    * every later or concurrent one, in any process (a primary key decides).
    */
-  readonly claimMonthlyReport: (customerId: string, month: string, at: Date) => Effect.Effect<boolean>
+  readonly claimMonthlyReport: (customerId: CustomerId, month: string, at: Date) => Effect.Effect<boolean>
 }>() {}

@@ -19,6 +19,7 @@ import { SpendingRepo } from "./Ports.js"
 import { datesBetween, MAX_REPORT_DAYS } from "./Rules.js"
 import { checkWindow } from "./Window.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export interface ReportWindow {
   /** YYYY-MM-DD, inclusive */
@@ -124,7 +125,7 @@ export const reportCsv = (r: SpendingReport): string =>
   ])
 
 /** GET /spendings/report: the customer's report of a window (at most 366 days). */
-export const spendingReport = (accountId: string, window: ReportWindow) =>
+export const spendingReport = (accountId: AccountId, window: ReportWindow) =>
   Effect.gen(function*() {
     yield* checkWindow(window, { maxDays: MAX_REPORT_DAYS })
     const { customer } = yield* requireAccount(accountId)
@@ -132,7 +133,7 @@ export const spendingReport = (accountId: string, window: ReportWindow) =>
   }).pipe(withSpan("Spendings.report", { attributes: { accountId, from: window.from, to: window.to } }))
 
 /** The report of a customer's window (the window already checked). */
-export const reportFor = (customerId: string, window: ReportWindow) =>
+export const reportFor = (customerId: CustomerId, window: ReportWindow) =>
   Effect.map(
     Effect.flatMap(SpendingRepo, (repo) => repo.between(customerId, window.from, window.to)),
     (rows) => buildReport(window, rows)

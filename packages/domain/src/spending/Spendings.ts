@@ -13,6 +13,7 @@ import { type SpendingChanges, SpendingRepo } from "./Ports.js"
 import { checkAmount, checkCategory, checkDate, checkDescription, type Problems, todayIn } from "./Rules.js"
 import { checkWindow } from "./Window.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId } from "../shared/Ids.js"
 
 export interface NewSpendingInput {
   readonly amountKobo: bigint
@@ -38,7 +39,7 @@ export interface ListQuery {
 const failOn = (problems: Problems) => Object.keys(problems).length > 0 ? Effect.fail(new InvalidSpending({ fieldErrors: problems })) : Effect.void
 
 /** POST /spendings: a new spending, every rule checked at once (Rules.ts). */
-export const logSpending = (accountId: string, input: NewSpendingInput) =>
+export const logSpending = (accountId: AccountId, input: NewSpendingInput) =>
   Effect.gen(function*() {
     const at = yield* now
     const problems: Problems = {}
@@ -63,7 +64,7 @@ export const logSpending = (accountId: string, input: NewSpendingInput) =>
   }).pipe(withSpan("Spendings.log", { attributes: { accountId } }))
 
 /** GET /spendings: newest date first, filtered by category (normalised) and dates (inclusive). */
-export const listSpendings = (accountId: string, query: ListQuery, page: PageRequest) =>
+export const listSpendings = (accountId: AccountId, query: ListQuery, page: PageRequest) =>
   Effect.gen(function*() {
     const problems: Problems = {}
     const category = query.category === undefined ? undefined : checkCategory(problems, query.category)
@@ -76,7 +77,7 @@ export const listSpendings = (accountId: string, query: ListQuery, page: PageReq
   }).pipe(withSpan("Spendings.list", { attributes: { accountId } }))
 
 /** PATCH /spendings/{id}: any of the fields, under the same rules; at least one. */
-export const updateSpending = (accountId: string, spendingId: string, patch: SpendingPatch) =>
+export const updateSpending = (accountId: AccountId, spendingId: string, patch: SpendingPatch) =>
   Effect.gen(function*() {
     if (patch.amountKobo === undefined && patch.category === undefined && patch.description === undefined && patch.date === undefined) {
       return yield* new NoSpendingChange()
@@ -102,7 +103,7 @@ export const updateSpending = (accountId: string, spendingId: string, patch: Spe
   }).pipe(withSpan("Spendings.update", { attributes: { accountId } }))
 
 /** DELETE /spendings/{id}: the removed spending. */
-export const removeSpending = (accountId: string, spendingId: string) =>
+export const removeSpending = (accountId: AccountId, spendingId: string) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const removed = yield* (yield* SpendingRepo).remove(customer.id, spendingId)

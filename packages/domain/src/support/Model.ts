@@ -6,6 +6,7 @@
  * nor `lastMessageAt`, so a customer cannot even tell when staff wrote one.
  */
 import { Schema } from "effect"
+import { CustomerId, StaffId, TicketId, TransactionId } from "../shared/Ids.js"
 
 export const TICKET_CATEGORIES = ["general", "deposit", "disbursement", "transfer", "account", "kyc"] as const
 export const TicketCategory = Schema.Literal(...TICKET_CATEGORIES)
@@ -23,14 +24,14 @@ export type TicketStatus = typeof TicketStatus.Type
 export const ACTIVE_STATUSES: ReadonlyArray<TicketStatus> = ["open", "awaiting_customer"]
 
 export class Ticket extends Schema.Class<Ticket>("Ticket")({
-  id: Schema.String,
+  id: TicketId,
   /** the short human reference, `TKT-` and a number from a database sequence (TKT-10001, …); unique */
   reference: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   subject: Schema.String,
   category: TicketCategory,
   /** one of the customer's own transactions, when the case is about one */
-  transactionId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(TransactionId),
   status: TicketStatus,
   assignedStaffId: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,
@@ -46,7 +47,7 @@ export type MessageAuthor = typeof MessageAuthor.Type
 /** A message of the conversation: the customer's or a staff member's reply, both seen by both. */
 export class TicketMessage extends Schema.Class<TicketMessage>("TicketMessage")({
   id: Schema.String,
-  ticketId: Schema.String,
+  ticketId: TicketId,
   authorKind: MessageAuthor,
   /** the customer's id or the staff member's id */
   authorId: Schema.String,
@@ -57,8 +58,8 @@ export class TicketMessage extends Schema.Class<TicketMessage>("TicketMessage")(
 /** A staff-only note on a ticket: never part of anything a customer reads. */
 export class InternalNote extends Schema.Class<InternalNote>("InternalNote")({
   id: Schema.String,
-  ticketId: Schema.String,
-  staffId: Schema.String,
+  ticketId: TicketId,
+  staffId: StaffId,
   body: Schema.String,
   createdAt: Schema.DateFromSelf
 }) {}

@@ -4,6 +4,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Page, PageRequest } from "../shared/Paging.js"
 import type { InternalNote, Ticket, TicketCategory, TicketMessage, TicketStatus } from "./Model.js"
+import { CustomerId, StaffId, TicketId } from "../shared/Ids.js"
 
 /** A ticket before it is stored: the repository gives it its reference. */
 export type NewTicket = Omit<Ticket, "reference">
@@ -14,7 +15,7 @@ export interface TicketFilter {
   readonly category?: TicketCategory | undefined
   /** a staff id, or null for the unassigned tickets */
   readonly assignedStaffId?: string | null | undefined
-  readonly customerId?: string | undefined
+  readonly customerId?: CustomerId | undefined
 }
 
 /** A change of a ticket's state; `lastMessageAt` only when a message comes with it. */
@@ -34,7 +35,7 @@ export class SupportRepo extends Context.Tag("domain/SupportRepo")<SupportRepo, 
   readonly open: (ticket: NewTicket, first: TicketMessage, maxActive: number) => Effect.Effect<Option.Option<Ticket>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<Ticket>>
   /** The customer's tickets, newest activity first (lastMessageAt, then newest reference). */
-  readonly listForCustomer: (customerId: string, page: PageRequest) => Effect.Effect<Page<Ticket>>
+  readonly listForCustomer: (customerId: CustomerId, page: PageRequest) => Effect.Effect<Page<Ticket>>
   /** Every ticket matching the filter, newest activity first. */
   readonly list: (filter: TicketFilter, page: PageRequest) => Effect.Effect<Page<Ticket>>
   /**
@@ -47,15 +48,15 @@ export class SupportRepo extends Context.Tag("domain/SupportRepo")<SupportRepo, 
    * How many messages the conversation holds. Inside a unit of work after `update` of the same
    * ticket, the count sees every reply committed before it (the update holds the ticket's row).
    */
-  readonly countMessages: (ticketId: string) => Effect.Effect<number>
+  readonly countMessages: (ticketId: TicketId) => Effect.Effect<number>
   /** The conversation, oldest first (in the order the messages were added). */
-  readonly messages: (ticketId: string) => Effect.Effect<ReadonlyArray<TicketMessage>>
+  readonly messages: (ticketId: TicketId) => Effect.Effect<ReadonlyArray<TicketMessage>>
   readonly addNote: (note: InternalNote) => Effect.Effect<void>
   /** The internal notes, oldest first. Only staff use cases read them. */
-  readonly notes: (ticketId: string) => Effect.Effect<ReadonlyArray<InternalNote>>
+  readonly notes: (ticketId: TicketId) => Effect.Effect<ReadonlyArray<InternalNote>>
 }>() {}
 
 /** Whether a staff member exists (the `staff` table), for assignment and for staff acting on tickets. */
 export class SupportStaff extends Context.Tag("domain/SupportStaff")<SupportStaff, {
-  readonly exists: (staffId: string) => Effect.Effect<boolean>
+  readonly exists: (staffId: StaffId) => Effect.Effect<boolean>
 }>() {}

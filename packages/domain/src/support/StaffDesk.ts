@@ -16,16 +16,17 @@ import { InternalNote, type StaffTicket, type Ticket, type TicketMessage } from 
 import { SupportRepo, SupportStaff, type TicketFilter } from "./Ports.js"
 import { validBody } from "./Rules.js"
 import { withSpan } from "../shared/Spans.js"
+import { StaffId, TicketId } from "../shared/Ids.js"
 
 /** The kind of the email a staff reply sends the customer (an essential message: see sendReplyEmail). */
 export const SUPPORT_REPLY_KIND = "support_reply"
 
-const anyTicket = (ticketId: string) =>
+const anyTicket = (ticketId: TicketId) =>
   Effect.flatMap(SupportRepo, (repo) => repo.findById(ticketId)).pipe(
     Effect.flatMap(Option.match({ onNone: () => Effect.fail(new TicketNotFound()), onSome: Effect.succeed }))
   )
 
-const requireStaff = (staffId: string) =>
+const requireStaff = (staffId: StaffId) =>
   Effect.flatMap(SupportStaff, (staff) => staff.exists(staffId)).pipe(
     Effect.flatMap((exists) => exists ? Effect.void : Effect.fail(new StaffNotFound({ staffId })))
   )
@@ -35,7 +36,7 @@ export const queue = (filter: TicketFilter, page: PageRequest) =>
   Effect.flatMap(SupportRepo, (repo) => repo.list(filter, page)).pipe(withSpan("Support.queue"))
 
 /** A ticket with its conversation and its internal notes, each oldest first. */
-export const ticketForStaff = (ticketId: string) =>
+export const ticketForStaff = (ticketId: TicketId) =>
   Effect.gen(function*() {
     const ticket = yield* anyTicket(ticketId)
     const repo = yield* SupportRepo
@@ -69,7 +70,7 @@ const sendReplyEmail = (ticket: Ticket, message: TicketMessage) =>
   )
 
 /** A staff reply: the ticket awaits the customer, who is emailed the reply. Closed: TicketClosed. */
-export const replyAsStaff = (staffId: string, ticketId: string, message: string) =>
+export const replyAsStaff = (staffId: StaffId, ticketId: TicketId, message: string) =>
   Effect.gen(function*() {
     const body = yield* validBody("message", message)
     yield* requireStaff(staffId)
@@ -82,7 +83,7 @@ export const replyAsStaff = (staffId: string, ticketId: string, message: string)
  * An internal note, in any status (closed included). It changes nothing of the ticket: neither its
  * status nor updatedAt nor lastMessageAt, so a customer cannot tell one was written.
  */
-export const addNote = (staffId: string, ticketId: string, note: string) =>
+export const addNote = (staffId: StaffId, ticketId: TicketId, note: string) =>
   Effect.gen(function*() {
     const body = yield* validBody("note", note)
     yield* requireStaff(staffId)
@@ -93,16 +94,16 @@ export const addNote = (staffId: string, ticketId: string, note: string) =>
   }).pipe(withSpan("Support.addNote"))
 
 /** Assigns the ticket to a staff member (StaffNotFound for an unknown id), or unassigns it (null). Closed: TicketClosed. */
-export const assign = (ticketId: string, assigneeId: string | null) =>
+export const assign = (ticketId: TicketId, assigneeId: StaffId | null) =>
   Effect.gen(function*() {
     if (assigneeId !== null) yield* requireStaff(assigneeId)
     return (yield* changeTicket(anyTicket(ticketId), "assign", { assignedStaffId: assigneeId })).ticket
   }).pipe(withSpan("Support.assign"))
 
 /** Resolved; resolving a resolved ticket changes nothing. Closed: TicketClosed. */
-export const resolve = (ticketId: string) =>
+export const resolve = (ticketId: TicketId) =>
   Effect.map(changeTicket(anyTicket(ticketId), "resolve"), (c) => c.ticket).pipe(withSpan("Support.resolve"))
 
 /** Closed, for good; closing a closed ticket changes nothing. */
-export const close = (ticketId: string) =>
+export const close = (ticketId: TicketId) =>
   Effect.map(changeTicket(anyTicket(ticketId), "close"), (c) => c.ticket).pipe(withSpan("Support.close"))

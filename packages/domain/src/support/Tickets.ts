@@ -15,6 +15,7 @@ import { type CustomerTicket, type TicketCategory, TicketMessage } from "./Model
 import { SupportRepo } from "./Ports.js"
 import { MAX_ACTIVE_TICKETS, validBody, validSubject } from "./Rules.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId, TicketId, TransactionId } from "../shared/Ids.js"
 
 export interface OpenTicketInput {
   readonly subject: string
@@ -23,11 +24,11 @@ export interface OpenTicketInput {
   /** general when absent */
   readonly category?: TicketCategory | undefined
   /** one of the customer's own transactions */
-  readonly transactionId?: string | null | undefined
+  readonly transactionId?: TransactionId | null | undefined
 }
 
 /** The customer's ticket, or TicketNotFound (unknown, or another customer's). */
-const ownTicket = (customerId: string, ticketId: string) =>
+const ownTicket = (customerId: CustomerId, ticketId: TicketId) =>
   Effect.flatMap(SupportRepo, (repo) => repo.findById(ticketId)).pipe(
     Effect.flatMap((found) =>
       Option.isSome(found) && found.value.customerId === customerId
@@ -37,7 +38,7 @@ const ownTicket = (customerId: string, ticketId: string) =>
   )
 
 /** Opens a ticket (status open) with its first message. */
-export const openTicket = (accountId: string, input: OpenTicketInput) =>
+export const openTicket = (accountId: AccountId, input: OpenTicketInput) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const subject = yield* validSubject(input.subject)
@@ -51,7 +52,7 @@ export const openTicket = (accountId: string, input: OpenTicketInput) =>
     }
     const ids = yield* Ids
     const at = yield* now
-    const ticketId = yield* ids.next
+    const ticketId = TicketId.make(yield* ids.next)
     const first = new TicketMessage({
       id: yield* ids.next,
       ticketId,
@@ -77,14 +78,14 @@ export const openTicket = (accountId: string, input: OpenTicketInput) =>
   }).pipe(withSpan("Support.openTicket", { attributes: { accountId } }))
 
 /** The customer's tickets, newest activity first. */
-export const myTickets = (accountId: string, page: PageRequest) =>
+export const myTickets = (accountId: AccountId, page: PageRequest) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     return yield* (yield* SupportRepo).listForCustomer(customer.id, page)
   }).pipe(withSpan("Support.myTickets", { attributes: { accountId } }))
 
 /** One of the customer's tickets and its conversation, oldest message first; no internal notes. */
-export const myTicket = (accountId: string, ticketId: string) =>
+export const myTicket = (accountId: AccountId, ticketId: TicketId) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const ticket = yield* ownTicket(customer.id, ticketId)
@@ -96,7 +97,7 @@ export const myTicket = (accountId: string, ticketId: string) =>
  * The customer's reply: the ticket becomes open (a resolved one is reopened); a closed ticket is
  * TicketClosed. Reopening is not bounded by MAX_ACTIVE_TICKETS: it continues an existing case.
  */
-export const replyAsCustomer = (accountId: string, ticketId: string, message: string) =>
+export const replyAsCustomer = (accountId: AccountId, ticketId: TicketId, message: string) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const body = yield* validBody("message", message)

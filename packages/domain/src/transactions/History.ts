@@ -11,16 +11,17 @@ import type { PageRequest } from "../shared/Paging.js"
 import { TransactionNotFound } from "./Errors.js"
 import { TransactionRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, TransactionId } from "../shared/Ids.js"
 
 /** The provider's own postings of the account, as it reports them. */
-export const providerTransactions = (accountId: string) =>
+export const providerTransactions = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { accountNumber } = yield* requireBankAccount(accountId)
     return yield* (yield* CoreBanking).history(accountNumber)
   }).pipe(withSpan("Banking.providerTransactions", { attributes: { accountId } }))
 
 /** The customer's Transaction rows, newest first. */
-export const transactions = (accountId: string, page: PageRequest) =>
+export const transactions = (accountId: AccountId, page: PageRequest) =>
   Effect.flatMap(requireAccount(accountId), (found) => transactionsOf(found, page))
 
 /** `transactions` for an account already read (the signed-in one): no second read. */
@@ -31,7 +32,7 @@ export const transactionsOf = (found: AccountWithCustomer, page: PageRequest) =>
   }).pipe(withSpan("Banking.transactions", { attributes: { accountId: found.account.id } }))
 
 /** One Transaction row of this customer; TransactionNotFound for someone else's. */
-export const transaction = (accountId: string, transactionId: string) =>
+export const transaction = (accountId: AccountId, transactionId: TransactionId) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const found = yield* (yield* TransactionRepo).findById(transactionId)

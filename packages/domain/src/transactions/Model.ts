@@ -2,6 +2,7 @@
  * The Transaction resource: every money movement of a customer.
  */
 import { Schema } from "effect"
+import { CustomerId, PlanId, TransactionId } from "../shared/Ids.js"
 
 export const TransactionType = Schema.Literal("credit", "debit", "transfer")
 export type TransactionType = typeof TransactionType.Type
@@ -17,9 +18,9 @@ export type TransactionStatus = typeof TransactionStatus.Type
  * disbursements, Borrow and Extra Cash. Amounts are integer kobo (`bigint`).
  */
 export class Transaction extends Schema.Class<Transaction>("Transaction")({
-  id: Schema.String,
-  customerId: Schema.String,
-  planId: Schema.NullOr(Schema.String),
+  id: TransactionId,
+  customerId: CustomerId,
+  planId: Schema.NullOr(PlanId),
   type: TransactionType,
   purpose: TransactionPurpose,
   amountKobo: Schema.BigIntFromSelf,

@@ -5,11 +5,12 @@ import { Context, type Effect, type Option } from "effect"
 import type { Kobo } from "../shared/Money.js"
 import type { Page, PageRequest } from "../shared/Paging.js"
 import type { Transaction, TransactionPurpose } from "./Model.js"
+import { CustomerId } from "../shared/Ids.js"
 
 /** An inbound deposit as the provider posted it. */
 export interface NewDeposit {
   readonly id: string
-  readonly customerId: string
+  readonly customerId: CustomerId
   readonly amountKobo: Kobo
   /** the provider's reference of the posting: the idempotency key of the row */
   readonly providerReference: string
@@ -26,12 +27,12 @@ export class TransactionRepo extends Context.Tag("domain/TransactionRepo")<Trans
   readonly recordDeposit: (deposit: NewDeposit) => Effect.Effect<boolean>
   readonly findById: (id: string) => Effect.Effect<Option.Option<Transaction>>
   /** Newest first (createdAt, then id, descending). */
-  readonly listForCustomer: (customerId: string, page: PageRequest) => Effect.Effect<Page<Transaction>>
+  readonly listForCustomer: (customerId: CustomerId, page: PageRequest) => Effect.Effect<Page<Transaction>>
   /**
    * Every row of the customer (any type and status) created in [from, until): `from` inclusive,
    * `until` exclusive; oldest first (createdAt, then id, ascending).
    */
-  readonly listForCustomerBetween: (customerId: string, from: Date, until: Date) => Effect.Effect<ReadonlyArray<Transaction>>
+  readonly listForCustomerBetween: (customerId: CustomerId, from: Date, until: Date) => Effect.Effect<ReadonlyArray<Transaction>>
   /** Every row of the customer with this purpose, newest first (createdAt, then id, descending). */
-  readonly listForCustomerByPurpose: (customerId: string, purpose: TransactionPurpose) => Effect.Effect<ReadonlyArray<Transaction>>
+  readonly listForCustomerByPurpose: (customerId: CustomerId, purpose: TransactionPurpose) => Effect.Effect<ReadonlyArray<Transaction>>
 }>() {}

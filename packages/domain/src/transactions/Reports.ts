@@ -21,6 +21,7 @@ import type { Transaction } from "./Model.js"
 import { TransactionRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
 import { Failure, validation, ValidationKind } from "../shared/Failure.js"
+import { AccountId } from "../shared/Ids.js"
 
 /** The window is not two real YYYY-MM-DD dates with from ≤ to. */
 export class InvalidReportWindow extends Failure("InvalidReportWindow", ValidationKind)<{
@@ -111,7 +112,7 @@ export const summarize = (window: ReportWindow, rows: ReadonlyArray<Transaction>
 }
 
 /** The customer's inbound and outbound totals and fees between two dates (UTC, both inclusive). */
-export const transactionReport = (accountId: string, window: ReportWindow) =>
+export const transactionReport = (accountId: AccountId, window: ReportWindow) =>
   Effect.gen(function*() {
     const { start, until } = yield* windowBounds(window)
     const { customer } = yield* requireAccount(accountId)

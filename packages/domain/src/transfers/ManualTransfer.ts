@@ -11,7 +11,7 @@ import { reservedFor } from "../plans/Activation.js"
 import { PlanRepo } from "../plans/Ports.js"
 import * as Settings from "../settings/Settings.js"
 import type { Kobo } from "../shared/Money.js"
-import { Ids, SecretHasher } from "../shared/Ports.js"
+import { SecretHasher } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { IdempotencyConflict, InsufficientBalance, MovementInFlight, TransferFailed, WithdrawalsNotAllowed } from "./Errors.js"
 import { driveFresh } from "./Executor.js"
@@ -20,6 +20,7 @@ import { newTransfer, type Transfer } from "./Model.js"
 import { TransferRepo } from "./Ports.js"
 import { LEASE } from "./Steps.js"
 import { withSpan } from "../shared/Spans.js"
+import { AccountId, CustomerId, TransactionId, newId } from "../shared/Ids.js"
 
 export interface ManualTransferInput {
   readonly destinationAccountNumber: string
@@ -52,7 +53,7 @@ const canonicalRequest = (input: ManualTransferInput) =>
  * saga within the request; it answers confirmed or pending, or fails with TransferFailed after its
  * compensation ran.
  */
-export const startManualTransfer = (accountId: string, input: ManualTransferInput) =>
+export const startManualTransfer = (accountId: AccountId, input: ManualTransferInput) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const repo = yield* TransferRepo
@@ -96,7 +97,7 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
       (yield* Beneficiaries.lookupFor(accountId, input.destinationAccountNumber, input.destinationBankCode)).nipSessionId
     const at = yield* now
     const transfer = newTransfer({
-      id: yield* (yield* Ids).next,
+      id: yield* newId(TransactionId),
       customerId: customer.id,
       sourceAccountNumber: customer.coreAccountNumber,
       planId: null,
@@ -139,7 +140,7 @@ export const startManualTransfer = (accountId: string, input: ManualTransferInpu
  * payouts and their NIP fees) of the customer's plan while it is committed to pay out, `active` or
  * `paused` (its payouts resume once the plan is updated); nothing otherwise.
  */
-const planReserve = (customerId: string, nip: Fees.NipFeeSchedule) =>
+const planReserve = (customerId: CustomerId, nip: Fees.NipFeeSchedule) =>
   Effect.map(
     Effect.flatMap(PlanRepo, (plans) => plans.findForCustomer(customerId)),
     (plan) => Option.isSome(plan) && (plan.value.state === "active" || plan.value.state === "paused") ? reservedFor(plan.value, nip) : 0n

@@ -3,17 +3,18 @@
  */
 import { Schema } from "effect"
 import { TransactionPurpose, TransactionStatus } from "../transactions/Model.js"
+import { CustomerId, PlanId, TransactionId } from "../shared/Ids.js"
 
 /**
  * A money movement out of the customer's account (manual transfer, payout, Borrow, Extra Cash,
  * closing): one Transaction row carrying its saga journal (see TransferSaga.ts).
  */
 export class Transfer extends Schema.Class<Transfer>("Transfer")({
-  id: Schema.String,
-  customerId: Schema.String,
+  id: TransactionId,
+  customerId: CustomerId,
   /** the customer's account at the provider, debited */
   sourceAccountNumber: Schema.String,
-  planId: Schema.NullOr(Schema.String),
+  planId: Schema.NullOr(PlanId),
   purpose: TransactionPurpose,
   amountKobo: Schema.BigIntFromSelf,
   /** NIP fee + VAT (+ the Extra Cash fee), debited with the amount; the recipient gets the full amount */

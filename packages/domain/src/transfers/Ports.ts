@@ -4,6 +4,7 @@
 import { Context, type Effect, type Option } from "effect"
 import { MovementInFlight, MovementLost } from "./Errors.js"
 import type { Transfer, TransferClaim, TransferPatch } from "./Model.js"
+import { CustomerId } from "../shared/Ids.js"
 
 export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRepo, {
   /**
@@ -20,15 +21,15 @@ export class TransferRepo extends Context.Tag("domain/TransferRepo")<TransferRep
    */
   readonly createFresh: (transfer: Transfer) => Effect.Effect<Transfer, MovementInFlight>
   readonly findById: (id: string) => Effect.Effect<Option.Option<Transfer>>
-  readonly findByIdempotencyKey: (customerId: string, idempotencyKey: string) => Effect.Effect<Option.Option<Transfer>>
+  readonly findByIdempotencyKey: (customerId: CustomerId, idempotencyKey: string) => Effect.Effect<Option.Option<Transfer>>
   /** Whether a movement of this customer is pending with its account not yet restored. */
-  readonly hasMovementInFlight: (customerId: string) => Effect.Effect<boolean>
+  readonly hasMovementInFlight: (customerId: CustomerId) => Effect.Effect<boolean>
   /**
    * Whether a movement of this customer other than `except` is not final (status pending), the
    * account restored or not: a transfer the bank answered "pending" counts until reconciliation
    * settles it. What closing and deleting an account wait for (a reversal may still come).
    */
-  readonly hasUnsettledMovement: (customerId: string, except?: string) => Effect.Effect<boolean>
+  readonly hasUnsettledMovement: (customerId: CustomerId, except?: string) => Effect.Effect<boolean>
   /**
    * Writes journal fields (and updated_at = now) only while `claim.epoch` is still the movement's
    * epoch; returns the updated record. MovementLost when it is not: another driver claimed the

@@ -17,6 +17,7 @@
 import { Context } from "effect"
 import { referenceFor } from "../banking/CoreBanking.js"
 import type { Kobo } from "../shared/Money.js"
+import { TransactionId } from "../shared/Ids.js"
 
 export type DebitState = "none" | "attempted" | "applied" | "refused"
 export type TransferState = "none" | "attempted" | "successful" | "pending" | "failed"
@@ -99,7 +100,7 @@ export const decide = (j: TransferJournal): Action => {
 }
 
 /** Provider references of one movement, all derived from its id (≤ 12 characters each). */
-export const referencesOf = (transactionId: string) => ({
+export const referencesOf = (transactionId: TransactionId) => ({
   lien: referenceFor("L", transactionId),
   debit: referenceFor("D", transactionId),
   transfer: referenceFor("T", transactionId),

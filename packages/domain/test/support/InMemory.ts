@@ -38,6 +38,7 @@ export { FakeBank, SANDBOX_BANKS } from "./FakeBank.js"
 export { AlertStore } from "./InMemoryAlerts.js"
 export { emptyState, type State, Store, withAccount } from "./InMemoryStore.js"
 import { emptyState, Store } from "./InMemoryStore.js"
+import { AccountId } from "../../src/shared/Ids.js"
 export { AccountRepoLive, OtpRepoLive, RefreshTokenRepoLive } from "./InMemoryAccounts.js"
 export { BeneficiaryRepoLive, TransactionRepoLive } from "./InMemoryBanking.js"
 
@@ -175,7 +176,7 @@ export const AccessTokensLive = Layer.succeed(AccessTokens, {
     Effect.map(Clock.currentTimeMillis, (now) => {
       const match = /^access\.(\d+)\.(\d+)\.(.+)$/.exec(token)
       if (match === null) return Option.none()
-      return now < Number(match[1]) ? Option.some({ accountId: match[3]!, sessionVersion: Number(match[2]) }) : Option.none()
+      return now < Number(match[1]) ? Option.some({ accountId: AccountId.make(match[3]!), sessionVersion: Number(match[2]) }) : Option.none()
     })
 })
 

@@ -6,18 +6,19 @@ import { isLive } from "../../src/auth/Otp.js"
 import { OtpRepo, RefreshTokenRepo } from "../../src/auth/Ports.js"
 import { AccountRepo, type NewAccount, UniqueViolation } from "../../src/account/Ports.js"
 import { type State, Store, withAccount } from "./InMemoryStore.js"
+import { AccountId } from "../../src/shared/Ids.js"
 
 export const AccountRepoLive = Layer.effect(
   AccountRepo,
   Effect.map(Store, ({ ref }) => {
     const find = (p: (a: AccountWithCustomer) => boolean) =>
       Effect.map(Ref.get(ref), (st) => Option.fromNullable([...st.accounts.values()].find(p)))
-    const updateAccount = (accountId: string, f: (a: Account) => Account) =>
+    const updateAccount = (accountId: AccountId, f: (a: Account) => Account) =>
       Ref.update(ref, (st) => {
         const found = st.accounts.get(accountId)
         return found === undefined ? st : withAccount(st, accountId, { ...found, account: f(found.account) })
       })
-    const updateCustomer = (accountId: string, f: (c: Customer) => Customer) =>
+    const updateCustomer = (accountId: AccountId, f: (c: Customer) => Customer) =>
       Ref.update(ref, (st) => {
         const found = st.accounts.get(accountId)
         return found === undefined ? st : withAccount(st, accountId, { ...found, customer: f(found.customer) })
@@ -163,7 +164,7 @@ export const AccountRepoLive = Layer.effect(
 export const OtpRepoLive = Layer.effect(
   OtpRepo,
   Effect.map(Store, ({ ref }) => {
-    const latestOf = (otps: ReadonlyArray<OneTimeCode>, accountId: string, purpose: OtpPurpose) => {
+    const latestOf = (otps: ReadonlyArray<OneTimeCode>, accountId: AccountId, purpose: OtpPurpose) => {
       let best: OneTimeCode | undefined
       for (const otp of otps) {
         // ties go to the later insert

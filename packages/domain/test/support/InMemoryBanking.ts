@@ -5,6 +5,7 @@ import { Transaction } from "../../src/transactions/Model.js"
 import { BeneficiaryRepo } from "../../src/beneficiaries/Ports.js"
 import { TransactionRepo } from "../../src/transactions/Ports.js"
 import { type State, Store } from "./InMemoryStore.js"
+import { CustomerId, TransactionId } from "../../src/shared/Ids.js"
 
 export const TransactionRepoLive = Layer.effect(
   TransactionRepo,
@@ -15,7 +16,7 @@ export const TransactionRepoLive = Layer.effect(
           st.transactions.some((t) => t.customerId === deposit.customerId && t.providerReference === deposit.providerReference)
         ) return [false, st]
         const row = new Transaction({
-          id: deposit.id,
+          id: TransactionId.make(deposit.id),
           customerId: deposit.customerId,
           planId: null,
           type: "credit",
@@ -63,7 +64,7 @@ const beneficiaryOrder = (a: Beneficiary, b: Beneficiary) =>
 export const BeneficiaryRepoLive = Layer.effect(
   BeneficiaryRepo,
   Effect.map(Store, ({ ref }) => {
-    const mine = (st: State, customerId: string) => st.beneficiaries.filter((b) => b.customerId === customerId)
+    const mine = (st: State, customerId: CustomerId) => st.beneficiaries.filter((b) => b.customerId === customerId)
     const replace = (st: State, f: (b: Beneficiary) => Beneficiary): State => ({ ...st, beneficiaries: st.beneficiaries.map(f) })
     return {
       add: (input) =>

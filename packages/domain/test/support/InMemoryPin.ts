@@ -10,17 +10,18 @@ import { Customer } from "../../src/account/Model.js"
 import { claimTry, clearTries, noGuard, type PinClaim, type PinGuard, settleCorrect } from "../../src/auth/PinLockout.js"
 import { PinRepo, type ProviderFreeze } from "../../src/auth/Ports.js"
 import type { State } from "./InMemory.js"
+import { CustomerId } from "../../src/shared/Ids.js"
 
-const guardOf = (st: State, customerId: string): PinGuard => st.pinGuards.get(customerId) ?? noGuard
+const guardOf = (st: State, customerId: CustomerId): PinGuard => st.pinGuards.get(customerId) ?? noGuard
 
-const withGuard = (st: State, customerId: string, guard: PinGuard): State => {
+const withGuard = (st: State, customerId: CustomerId, guard: PinGuard): State => {
   const pinGuards = new Map(st.pinGuards)
   pinGuards.set(customerId, guard)
   return { ...st, pinGuards }
 }
 
 /** Applies `f` to the customer with this id; the state is unchanged when there is none or `f` gives undefined. */
-const withCustomer = (st: State, customerId: string, f: (c: Customer) => Customer | undefined): State => {
+const withCustomer = (st: State, customerId: CustomerId, f: (c: Customer) => Customer | undefined): State => {
   for (const [accountId, found] of st.accounts) {
     if (found.customer.id !== customerId) continue
     const next = f(found.customer)

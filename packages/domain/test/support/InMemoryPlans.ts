@@ -10,6 +10,7 @@ import { PlanConflict } from "../../src/plans/Errors.js"
 import { PlanRepo } from "../../src/plans/Ports.js"
 import { UnitOfWork } from "../../src/shared/Ports.js"
 import {TransferStore} from "./InMemoryTransfers.js"
+import { PlanId } from "../../src/shared/Ids.js"
 
 interface PlanState {
   readonly plans: ReadonlyMap<string, Plan>
@@ -17,12 +18,12 @@ interface PlanState {
 }
 
 export class PlanStore extends Context.Tag("test/PlanStore")<PlanStore, Ref.Ref<PlanState>>() {
-  static readonly instalments = (planId: string) =>
+  static readonly instalments = (planId: PlanId) =>
     Effect.flatMap(PlanStore, (ref) =>
       Effect.map(Ref.get(ref), (s) => [...s.instalments.values()].filter((i) => i.planId === planId).sort((a, b) => a.cycle - b.cycle)))
 }
 
-const key = (planId: string, cycle: number) => `${planId}#${cycle}`
+const key = (planId: PlanId, cycle: number) => `${planId}#${cycle}`
 const free = (p: Plan, now: Date) => p.leaseUntil === null || p.leaseUntil.getTime() < now.getTime()
 
 /** `plan` written over `stored` as PlanRepo.save writes it: its lease and creation kept, the version bumped. */

@@ -8,6 +8,7 @@ import { StaffEmailTaken } from "../../src/admin/StaffErrors.js"
 import { StaffLink, StaffMember } from "../../src/admin/StaffModel.js"
 import { SignInFailures, StaffLinkRepo, StaffRepo, StaffTokens } from "../../src/admin/StaffPorts.js"
 import { StaffPolicy } from "../../src/admin/StaffAccess.js"
+import { StaffId } from "../../src/shared/Ids.js"
 
 export interface StaffState {
   readonly members: ReadonlyArray<StaffMember>
@@ -111,7 +112,7 @@ const StaffTokensLive = Layer.succeed(StaffTokens, {
   verify: (token) =>
     Effect.map(Clock.currentTimeMillis, (now) => {
       const match = /^staff\.(\d+)\.(\d+)\.(.+)$/.exec(token)
-      return match !== null && now < Number(match[1]) ? Option.some({ staffId: match[3]!, tokenVersion: Number(match[2]) }) : Option.none()
+      return match !== null && now < Number(match[1]) ? Option.some({ staffId: StaffId.make(match[3]!), tokenVersion: Number(match[2]) }) : Option.none()
     })
 })
 

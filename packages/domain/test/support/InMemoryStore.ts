@@ -6,6 +6,7 @@ import { OneTimeCode, RefreshToken } from "../../src/auth/Model.js"
 import { Transaction } from "../../src/transactions/Model.js"
 import { type ProviderFreeze } from "../../src/auth/Ports.js"
 import { noGuard, type PinGuard } from "../../src/auth/PinLockout.js"
+import { AccountId, CustomerId } from "../../src/shared/Ids.js"
 
 /** The whole database. Immutable values only, so a snapshot is just the current value. */
 export interface State {
@@ -24,7 +25,7 @@ export interface State {
   /** provider freezes recorded by PinRepo, in insertion order */
   readonly providerFreezes: ReadonlyArray<ProviderFreeze>
   /** social sign-in links: subject → account id (SocialIdentityRepo) */
-  readonly socialLinks: ReadonlyMap<string, string>
+  readonly socialLinks: ReadonlyMap<string, AccountId>
 }
 
 export const emptyState: State = {
@@ -46,7 +47,7 @@ export class Store extends Context.Tag("test/Store")<Store, {
 }>() {
   static readonly state = Effect.flatMap(Store, (s) => Ref.get(s.ref))
 
-  static readonly account = (accountId: string) =>
+  static readonly account = (accountId: AccountId) =>
     Effect.flatMap(Store.state, (s) => {
       const found = s.accounts.get(accountId)
       return found === undefined ? Effect.dieMessage(`no account ${accountId}`) : Effect.succeed(found)
@@ -63,10 +64,10 @@ export class Store extends Context.Tag("test/Store")<Store, {
   static readonly transactions = Effect.map(Store.state, (s) => s.transactions)
   static readonly beneficiaries = Effect.map(Store.state, (s) => s.beneficiaries)
   static readonly providerFreezes = Effect.map(Store.state, (s) => s.providerFreezes)
-  static readonly pinGuard = (customerId: string) => Effect.map(Store.state, (s) => s.pinGuards.get(customerId) ?? noGuard)
+  static readonly pinGuard = (customerId: CustomerId) => Effect.map(Store.state, (s) => s.pinGuards.get(customerId) ?? noGuard)
 
   /** Test back door: overwrites fields of a stored customer (e.g. `kycStatus`). */
-  static readonly patchCustomer = (accountId: string, patch: Partial<Omit<Customer, "id">>) =>
+  static readonly patchCustomer = (accountId: AccountId, patch: Partial<Omit<Customer, "id">>) =>
     Effect.flatMap(Store, (s) =>
       Ref.update(s.ref, (st) => {
         const found = st.accounts.get(accountId)
@@ -75,7 +76,7 @@ export class Store extends Context.Tag("test/Store")<Store, {
       }))
 
   /** Test back door: overwrites fields of a stored account (e.g. `passwordHash: null`). */
-  static readonly patchAccount = (accountId: string, patch: Partial<Omit<Account, "id">>) =>
+  static readonly patchAccount = (accountId: AccountId, patch: Partial<Omit<Account, "id">>) =>
     Effect.flatMap(Store, (s) =>
       Ref.update(s.ref, (st) => {
         const found = st.accounts.get(accountId)
@@ -84,7 +85,7 @@ export class Store extends Context.Tag("test/Store")<Store, {
       }))
 
   /** Test back door: puts a customer into any status (suspended, deleted, ...). */
-  static readonly setCustomerStatus = (accountId: string, status: Customer["customerStatus"]) =>
+  static readonly setCustomerStatus = (accountId: AccountId, status: Customer["customerStatus"]) =>
     Effect.flatMap(Store, (s) =>
       Ref.update(s.ref, (st) => {
         const found = st.accounts.get(accountId)
@@ -93,7 +94,7 @@ export class Store extends Context.Tag("test/Store")<Store, {
       }))
 }
 
-export const withAccount = (st: State, accountId: string, value: AccountWithCustomer): State => {
+export const withAccount = (st: State, accountId: AccountId, value: AccountWithCustomer): State => {
   const accounts = new Map(st.accounts)
   accounts.set(accountId, value)
   return { ...st, accounts }

@@ -8,6 +8,7 @@ import { InternalNote, Ticket, TicketMessage } from "../../src/support/Model.js"
 import { SupportRepo, SupportStaff, type TicketFilter } from "../../src/support/Ports.js"
 import { ACTIVE_STATUSES } from "../../src/support/Model.js"
 import type { Page, PageRequest } from "../../src/shared/Paging.js"
+import { StaffId } from "../../src/shared/Ids.js"
 
 export interface SupportState {
   /** in insertion order */
@@ -25,7 +26,7 @@ export const FIRST_REFERENCE_NUMBER = 10001
 
 export class SupportStore extends Context.Tag("test/SupportStore")<SupportStore, Ref.Ref<SupportState>>() {
   static readonly state = Effect.flatMap(SupportStore, Ref.get)
-  static readonly hire = (staffId: string) =>
+  static readonly hire = (staffId: StaffId) =>
     Effect.flatMap(SupportStore, (ref) => Ref.update(ref, (st) => ({ ...st, staff: new Set([...st.staff, staffId]) })))
 }
 
@@ -88,6 +89,6 @@ const SupportStoreLive = Layer.effect(
 export const InMemorySupportLayer = Layer.mergeAll(
   Layer.effect(SupportRepo, Effect.map(SupportStore, makeRepo)),
   Layer.effect(SupportStaff, Effect.map(SupportStore, (ref) => ({
-    exists: (staffId: string) => Effect.map(Ref.get(ref), (st) => st.staff.has(staffId))
+    exists: (staffId: StaffId) => Effect.map(Ref.get(ref), (st) => st.staff.has(staffId))
   })))
 ).pipe(Layer.provideMerge(SupportStoreLive))

@@ -13,6 +13,7 @@ import { Sent } from "./InMemory.js"
 import { InMemoryLifecycleLive } from "./InMemoryLifecycle.js"
 import { InMemoryPlansLive } from "./InMemoryPlans.js"
 import { InMemoryTransfersLive } from "./InMemoryTransfers.js"
+import { AccountId } from "../../src/shared/Ids.js"
 
 const LifecycleLayer = InMemoryLifecycleLive.pipe(Layer.provideMerge(InMemoryPlansLive.pipe(Layer.provideMerge(InMemoryTransfersLive))))
 
@@ -22,7 +23,7 @@ export const withLifecycle = <A, E>(effect: Effect.Effect<A, E, any>) => inMemor
 export const START = Date.UTC(2026, 10, 21, 6, 0)
 
 /** A gated-action code: what close-account and delete-account take. */
-export const otpFor = (accountId: string) =>
+export const otpFor = (accountId: AccountId) =>
   Effect.gen(function*() {
     const { pinId } = yield* Auth.requestActionOtp(accountId)
     return { otpPinId: pinId, otpCode: yield* Sent.lastCode("action_confirmation") }
@@ -44,5 +45,5 @@ export const fundedAda = (funds: bigint, destination: string | null = "012345000
     return { ...ada, customerId: customer.id }
   })
 
-export const statusOf = (accountId: string) =>
+export const statusOf = (accountId: AccountId) =>
   Effect.map(Effect.flatMap(AccountRepo, (r) => r.findById(accountId)), (f) => Option.getOrThrow(f).customer.customerStatus)

@@ -9,6 +9,7 @@ import * as Support from "../../src/support/index.js"
 import { bankedAda, registerAda, registerBola } from "./Fixtures.js"
 import { type InMemory, InMemoryLayer, Store } from "./InMemory.js"
 import { InMemorySupportLayer, SupportStore } from "./InMemorySupport.js"
+import { AccountId, StaffId } from "../../src/shared/Ids.js"
 
 type SupportTest = InMemory | Layer.Layer.Success<typeof InMemorySupportLayer>
 
@@ -16,9 +17,9 @@ type SupportTest = InMemory | Layer.Layer.Success<typeof InMemorySupportLayer>
 export const withSupport = <A, E>(self: Effect.Effect<A, E, SupportTest>): Effect.Effect<A, E> =>
   Effect.provide(self, Layer.merge(InMemoryLayer, InMemorySupportLayer))
 
-export const AGENT = "5a000000-0000-4000-8000-000000000001"
-export const SUPERVISOR = "5a000000-0000-4000-8000-000000000002"
-export const STRANGER = "5a000000-0000-4000-8000-0000000000ff"
+export const AGENT = StaffId.make("5a000000-0000-4000-8000-000000000001")
+export const SUPERVISOR = StaffId.make("5a000000-0000-4000-8000-000000000002")
+export const STRANGER = StaffId.make("5a000000-0000-4000-8000-0000000000ff")
 
 /** Two staff members: AGENT and SUPERVISOR (STRANGER is nobody). */
 export const hireStaff = Effect.zipRight(SupportStore.hire(AGENT), SupportStore.hire(SUPERVISOR))
@@ -32,7 +33,7 @@ export const adaAndBola = Effect.gen(function*() {
 })
 
 /** A ticket of the customer, opened after the clock moved a minute (so activity times differ). */
-export const openFor = (accountId: string, subject = "Where is my money?", extra: Partial<Support.OpenTicketInput> = {}) =>
+export const openFor = (accountId: AccountId, subject = "Where is my money?", extra: Partial<Support.OpenTicketInput> = {}) =>
   Effect.zipRight(
     TestClock.adjust("1 minute"),
     Support.openTicket(accountId, { subject, message: "I deposited yesterday and see nothing.", ...extra })

@@ -3,10 +3,11 @@ import type { AccountWithCustomer } from "@app/domain"
 import { Schema } from "effect"
 import { IdentityFields, identityOf } from "../auth/Views.js"
 import { PlanView } from "../plans/Views.js"
+import { CustomerId } from "@app/domain"
 
 export const CustomerProfile = Schema.Struct({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   ...IdentityFields,
   dateOfBirth: Schema.NullOr(Schema.String),
   gender: Schema.NullOr(Schema.String),

@@ -4,12 +4,12 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  LinkGone, OwnStaffChange, PermissionDenied, StaffEmailTaken, StaffInvalidCredentials, StaffNotFound, StaffRole,
-  StaffSignInThrottled, StaffUnauthenticated
+  LinkGone, OwnStaffChange, PermissionDenied, StaffEmailTaken, StaffId, StaffInvalidCredentials, StaffNotFound,
+  StaffRole, StaffSignInThrottled, StaffUnauthenticated
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, NoData, success } from "../shared/Envelope.js"
-import { AnyPassword, Body, Email, msg, Name, Uuid } from "../shared/Schemas.js"
+import { AnyPassword, Body, Email, msg, Name, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { LinkView, MeView, SentLinkView, SessionView, StaffEntryView, StaffView } from "./Views.js"
 
@@ -22,7 +22,7 @@ const StaffPassword = Schema.Redacted(
 )
 
 const LinkToken = HttpApiSchema.param("token", Schema.String.pipe(Schema.maxLength(200)))
-const StaffId = HttpApiSchema.param("id", Uuid)
+const StaffIdParam = HttpApiSchema.param("id", UuidOf(StaffId))
 const Role = StaffRole.annotations(msg("role must be one of superadmin, admin, support, officer"))
 
 export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
@@ -74,7 +74,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       .annotate(OpenApi.Description, "Superadmin only: a new staff member (role admin unless given) is emailed a link (72 hours) to set a password.")
   )
   .add(
-    HttpApiEndpoint.post("sendLink")`/officers/${StaffId}/send-link`
+    HttpApiEndpoint.post("sendLink")`/officers/${StaffIdParam}/send-link`
       // the whole body is optional: none for a member whose details are complete
       .setPayload(Schema.NullOr(Body({
         firstName: Schema.optionalWith(Name, { exact: true }),
@@ -96,7 +96,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       .annotate(OpenApi.Description, "Ends every session of the signed-in member: each of their staff tokens is refused from now on.")
   )
   .add(
-    HttpApiEndpoint.patch("changeEmail")`/staff/${StaffId}/email`
+    HttpApiEndpoint.patch("changeEmail")`/staff/${StaffIdParam}/email`
       .setPayload(Body({ email: Email }))
       .addSuccess(success("Admin", StaffView, { message: "Email changed." }))
       .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))

@@ -1,14 +1,14 @@
 /** The HTTP contract of customers in the back office: the directory and one customer's file. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  AdminCustomerNotFound, CustomerSort, CustomerStatus, KoboString, KycStatus, type Notice, PermissionDenied,
-  StaffAccess
+  AccountId, AdminCustomerNotFound, CustomerId, CustomerSort, CustomerStatus, KoboString, KycStatus, type Notice,
+  PermissionDenied, PlanId, StaffAccess, TransactionId
 } from "@app/domain"
 import { Schema } from "effect"
 import { planView, PlanView } from "../plans/Views.js"
 import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
-import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { Body, msg, Uuid, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
@@ -16,8 +16,8 @@ import { AuditEntryView } from "./AuditApi.js"
 import { StaffTicketView } from "./SupportDeskApi.js"
 
 export const CustomerSummaryView = Schema.Struct({
-  id: Schema.String,
-  accountId: Schema.String,
+  id: CustomerId,
+  accountId: AccountId,
   firstName: Schema.NullOr(Schema.String),
   lastName: Schema.NullOr(Schema.String),
   email: Schema.String,
@@ -49,7 +49,7 @@ export const customerSummaryView = (c: StaffAccess.Customers.CustomerSummary) =>
   createdAt: c.createdAt.toISOString()
 })
 
-const NoticeView = Schema.Struct({ id: Schema.String, kind: Schema.String, message: Schema.String, planId: Schema.NullOr(Schema.String), transactionId: Schema.NullOr(Schema.String), createdAt: Schema.String })
+const NoticeView = Schema.Struct({ id: Schema.String, kind: Schema.String, message: Schema.String, planId: Schema.NullOr(PlanId), transactionId: Schema.NullOr(TransactionId), createdAt: Schema.String })
 export const noticeView = (n: Notice) => ({ id: n.id, kind: n.kind, message: n.message, planId: n.planId, transactionId: n.transactionId, createdAt: n.createdAt.toISOString() })
 
 export const CustomerFileView = Schema.Struct({
@@ -134,7 +134,7 @@ const DirectoryQuery = Body({
   ...pageFields
 })
 
-const CustomerId = HttpApiSchema.param("id", Uuid)
+const CustomerIdParam = HttpApiSchema.param("id", UuidOf(CustomerId))
 
 export const FreezeOutcomeView = Schema.Struct({
   frozen: Schema.Boolean,
@@ -166,13 +166,13 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       )
   )
   .add(
-    HttpApiEndpoint.get("detail")`/${CustomerId}`
+    HttpApiEndpoint.get("detail")`/${CustomerIdParam}`
       .addSuccess(success("Admin", CustomerFileView))
       .addError(errors(AdminCustomerNotFound))
       .annotate(OpenApi.Description, "One customer: KYC, plan, recent transactions, notices, tickets and audit trail; never a hash or secret.")
   )
   .add(
-    HttpApiEndpoint.get("plan")`/${CustomerId}/plan`
+    HttpApiEndpoint.get("plan")`/${CustomerIdParam}/plan`
       .addSuccess(success("Admin", CustomerPlanView))
       .addError(errors(AdminCustomerNotFound))
       .annotate(
@@ -182,7 +182,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       )
   )
   .add(
-    HttpApiEndpoint.get("messages")`/${CustomerId}/messages`
+    HttpApiEndpoint.get("messages")`/${CustomerIdParam}/messages`
       .addSuccess(success("Admin", Schema.Array(MessageLogEntryView)))
       .addError(errors(AdminCustomerNotFound))
       .annotate(
@@ -194,7 +194,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       )
   )
   .add(
-    HttpApiEndpoint.post("freeze")`/${CustomerId}/freeze`
+    HttpApiEndpoint.post("freeze")`/${CustomerIdParam}/freeze`
       .setPayload(FreezeBody)
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer frozen." }))
       .addError(errors(AdminCustomerNotFound, StaffAccess.Freezes.CustomerNotFreezable))
@@ -206,7 +206,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       )
   )
   .add(
-    HttpApiEndpoint.post("unfreeze")`/${CustomerId}/unfreeze`
+    HttpApiEndpoint.post("unfreeze")`/${CustomerIdParam}/unfreeze`
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer unfrozen." }))
       .addSuccess(pendingApproval("Unfreeze filed for a second member's approval."))
       .addError(errors(

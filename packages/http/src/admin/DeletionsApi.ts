@@ -1,6 +1,8 @@
 /** The HTTP contract of deletion review in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { DeletionAlreadyReviewed, DeletionNotFound, KoboString, PermissionDenied, type StaffAccess } from "@app/domain"
+import {
+  CustomerId, DeletionAlreadyReviewed, DeletionNotFound, KoboString, PermissionDenied, PlanId, type StaffAccess
+} from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
@@ -9,13 +11,13 @@ import { StaffAuthentication } from "../shared/Security.js"
 
 export const DeletionView = Schema.Struct({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   status: Schema.Literal("pending_review", "reviewed"),
   via: Schema.NullOr(Schema.String),
   counts: Schema.Record({ key: Schema.String, value: Schema.Number }).annotations({
     description: "what was tied to the customer: transactions, beneficiaries, plans, notices, sessions, spendings, tickets"
   }),
-  planId: Schema.NullOr(Schema.String),
+  planId: Schema.NullOr(PlanId),
   lastBalanceKobo: Schema.NullOr(KoboString),
   retainUntil: Schema.String,
   createdAt: Schema.String,

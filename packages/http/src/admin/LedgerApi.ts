@@ -1,13 +1,13 @@
 /** The HTTP contract of the ledger in the back office: search, disbursements, failed payouts, requery. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  AdminTransactionNotFound, MovementNotAwaitingOperator, PermissionDenied, StaffAccess, TransactionPurpose,
-  TransactionStatus
+  AdminTransactionNotFound, CustomerId, MovementNotAwaitingOperator, PermissionDenied, PlanId, StaffAccess,
+  TransactionId, TransactionPurpose, TransactionStatus
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
-import { Body, CalendarDate, KoboQuery, msg, Uuid } from "../shared/Schemas.js"
+import { Body, CalendarDate, KoboQuery, msg, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { transactionView, TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
@@ -23,9 +23,9 @@ const dayRange = <T extends { readonly from?: string; readonly to?: string }>(q:
   q.from === undefined || q.to === undefined || q.from <= q.to || { path: ["to"], message: "to must be on or after from" }
 
 const SearchQuery = Body({
-  id: opt(Uuid),
+  id: opt(UuidOf(TransactionId)),
   reference: opt(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40, msg("Must be at most 40 characters")))),
-  customerId: opt(Uuid),
+  customerId: opt(UuidOf(CustomerId)),
   status: opt(Status),
   purpose: opt(Purpose),
   from: opt(CalendarDate),
@@ -63,11 +63,12 @@ export const RequeryView = Schema.Struct({
   transaction: LedgerEntryView,
   provider: Schema.Struct({ debit: ProviderAnswer, transfer: ProviderAnswer })
 })
+const TransactionIdParam = HttpApiSchema.param("id", UuidOf(TransactionId))
 
 const PlanState = Schema.String
 export const RetryView = Schema.Struct({
-  transactionId: Schema.String,
-  planId: Schema.String,
+  transactionId: TransactionId,
+  planId: PlanId,
   cycle: Schema.Number,
   stateBefore: PlanState,
   state: PlanState,
@@ -109,7 +110,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
       )
   )
   .add(
-    HttpApiEndpoint.post("requery")`/transactions/${TransactionId}/requery`
+    HttpApiEndpoint.post("requery")`/transactions/${TransactionIdParam}/requery`
       .addSuccess(success("Admin", RequeryView))
       .addError(errors(AdminTransactionNotFound))
       .annotate(
@@ -120,7 +121,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
       )
   )
   .add(
-    HttpApiEndpoint.post("resolve")`/transactions/${TransactionId}/resolve`
+    HttpApiEndpoint.post("resolve")`/transactions/${TransactionIdParam}/resolve`
       .setPayload(ResolveBody)
       .addSuccess(success("Admin", ResolutionView, { message: "Movement resolved." }))
       .addSuccess(pendingApproval("Resolution filed for a second member's approval."))
@@ -148,7 +149,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
       .annotate(OpenApi.Description, "Payouts that failed after their retries, newest first (jobs:read).")
   )
   .add(
-    HttpApiEndpoint.post("retryFailedJob")`/jobs/failed/${TransactionId}/retry`
+    HttpApiEndpoint.post("retryFailedJob")`/jobs/failed/${TransactionIdParam}/retry`
       .addSuccess(success("Admin", RetryView))
       .addError(errors(AdminTransactionNotFound, StaffAccess.JobRetryRefused))
       .annotate(

@@ -1,6 +1,8 @@
 /** The HTTP contract of app settings and staff alerts in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { AlertNotFound, Alerts, PermissionDenied, SettingNotFound } from "@app/domain"
+import {
+  AlertNotFound, Alerts, PermissionDenied, SettingNotFound, TransactionId
+} from "@app/domain"
 import { Schema } from "effect"
 import { errors, NoData, success } from "../shared/Envelope.js"
 import { Body, Uuid } from "../shared/Schemas.js"
@@ -26,7 +28,7 @@ export const AlertView = Schema.Struct({
   customerId: Schema.NullOr(Schema.String),
   /** the customer's name (their email while they have none) */
   customerName: Schema.NullOr(Schema.String),
-  transactionId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(TransactionId),
   message: Schema.String,
   occurrences: Schema.Number,
   firstRaisedAt: Schema.String,

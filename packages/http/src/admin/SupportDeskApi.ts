@@ -5,25 +5,25 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  type InternalNote, PermissionDenied, StaffNotFound, type StaffTicket, Support, type Ticket, TicketClosed,
-  TicketConversationFull, type TicketMessage, TicketNotFound, TicketStatus
+  CustomerId, type InternalNote, PermissionDenied, StaffId, StaffNotFound, type StaffTicket, Support, type Ticket,
+  TicketClosed, TicketConversationFull, TicketId, type TicketMessage, TicketNotFound, TicketStatus
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
-import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { Body, msg, Uuid, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { Category, MessageBody, Text } from "../support/Api.js"
 import { ticketView, TicketView } from "../support/Views.js"
 import { nameOf, type Names } from "./Names.js"
 
-const TicketId = HttpApiSchema.param("id", Uuid)
+const TicketIdParam = HttpApiSchema.param("id", UuidOf(TicketId))
 const Status = TicketStatus.annotations(msg("status must be open, awaiting_customer, resolved or closed"))
 const NoteBody = Text(Support.BODY_MIN, Support.BODY_MAX, "the internal note")
 
 export const StaffTicketView = Schema.Struct({
   ...TicketView.fields,
-  customerId: Schema.String,
+  customerId: CustomerId,
   /** the customer's name, their email while they have none */
   customerName: Schema.NullOr(Schema.String),
   assignedStaffId: Schema.NullOr(Schema.String),
@@ -38,7 +38,7 @@ const StaffMessageView = Schema.Struct({
   body: Schema.String,
   createdAt: Schema.String
 })
-const NoteView = Schema.Struct({ id: Schema.String, staffId: Schema.String, staffName: Schema.NullOr(Schema.String), body: Schema.String, createdAt: Schema.String })
+const NoteView = Schema.Struct({ id: Schema.String, staffId: StaffId, staffName: Schema.NullOr(Schema.String), body: Schema.String, createdAt: Schema.String })
 
 export const StaffTicketDetailView = Schema.Struct({
   ticket: StaffTicketView,
@@ -84,7 +84,7 @@ const QueueQuery = Body({
     Schema.Union(Uuid, Schema.Literal("none")).annotations({ description: "a staff id, or none for unassigned tickets" }),
     { exact: true }
   ),
-  customerId: Schema.optionalWith(Uuid, { exact: true }),
+  customerId: Schema.optionalWith(UuidOf(CustomerId), { exact: true }),
   ...pageFields
 })
 
@@ -96,38 +96,38 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
       .annotate(OpenApi.Description, "Tickets newest activity first, by status, category, assignee (a staff id or none) and customer (support:read).")
   )
   .add(
-    HttpApiEndpoint.get("ticket")`/tickets/${TicketId}`
+    HttpApiEndpoint.get("ticket")`/tickets/${TicketIdParam}`
       .addSuccess(success("Admin", StaffTicketDetailView))
       .addError(errors(TicketNotFound))
   )
   .add(
-    HttpApiEndpoint.post("reply")`/tickets/${TicketId}/messages`
+    HttpApiEndpoint.post("reply")`/tickets/${TicketIdParam}/messages`
       .setPayload(Body({ message: MessageBody }))
       .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }), { status: 201, message: "Reply sent." }))
       .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Description, "A reply the customer sees (and is emailed); the ticket then awaits the customer. 409 on a closed ticket.")
   )
   .add(
-    HttpApiEndpoint.post("note")`/tickets/${TicketId}/notes`
+    HttpApiEndpoint.post("note")`/tickets/${TicketIdParam}/notes`
       .setPayload(Body({ note: NoteBody }))
       .addSuccess(success("Admin", NoteView, { status: 201, message: "Note added." }))
       .addError(errors(StaffNotFound, TicketNotFound))
       .annotate(OpenApi.Description, "An internal note: staff only; it changes nothing a customer can see, not even updatedAt.")
   )
   .add(
-    HttpApiEndpoint.post("assign")`/tickets/${TicketId}/assign`
-      .setPayload(Body({ staffId: Schema.NullOr(Uuid).annotations({ description: "the assignee, or null to unassign" }) }))
+    HttpApiEndpoint.post("assign")`/tickets/${TicketIdParam}/assign`
+      .setPayload(Body({ staffId: Schema.NullOr(UuidOf(StaffId)).annotations({ description: "the assignee, or null to unassign" }) }))
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket assigned." }))
       .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
   )
   .add(
-    HttpApiEndpoint.post("resolve")`/tickets/${TicketId}/resolve`
+    HttpApiEndpoint.post("resolve")`/tickets/${TicketIdParam}/resolve`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket resolved." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Description, "Resolved: a customer reply reopens it.")
   )
   .add(
-    HttpApiEndpoint.post("close")`/tickets/${TicketId}/close`
+    HttpApiEndpoint.post("close")`/tickets/${TicketIdParam}/close`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket closed." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Description, "Closed for good: replies are refused (409 TICKET_CLOSED).")

@@ -1,20 +1,20 @@
 /** The HTTP contract of registration, sign-in, tokens, one-time codes and passwords. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import {
-  AccountDeleted, AccountNotFound, AccountSuspended, CurrentPinRequired, EmailTaken, IdentityProviderUnavailable,
-  IdentityRejected, InvalidCredentials, InvalidRefreshToken, NoEmailOnFile, NoPasswordSet, NoPhoneOnFile,
-  OtpChecksLocked, OtpCooldown, OtpGateRejected, OtpRejected, PasswordAlreadySet, PasswordReused, PhoneTaken,
-  PinIncorrect, PinLocked, PinNotSet, SignInThrottled, SocialIdentityMismatch, SocialSignInNotConfigured,
-  StaffSignInRefused
+  AccountDeleted, AccountId, AccountNotFound, AccountSuspended, CurrentPinRequired, EmailTaken,
+  IdentityProviderUnavailable, IdentityRejected, InvalidCredentials, InvalidRefreshToken, NoEmailOnFile,
+  NoPasswordSet, NoPhoneOnFile, OtpChecksLocked, OtpCooldown, OtpGateRejected, OtpRejected, PasswordAlreadySet,
+  PasswordReused, PhoneTaken, PinIncorrect, PinLocked, PinNotSet, SignInThrottled, SocialIdentityMismatch,
+  SocialSignInNotConfigured, StaffSignInRefused
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, NoData, success } from "../shared/Envelope.js"
-import { Address, AnyPassword, Body, CalendarDate, CredentialField, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, ReferralCodeField, Uuid } from "../shared/Schemas.js"
+import { Address, AnyPassword, Body, CalendarDate, CredentialField, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, ReferralCodeField, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { AccountView, SignedIn, TokenPair } from "./Views.js"
 
-const AccountIdPin = Body({ accountId: Uuid, pin: OtpCode })
-const AccountId = Body({ accountId: Uuid })
+const AccountIdPin = Body({ accountId: UuidOf(AccountId), pin: OtpCode })
+const AccountIdBody = Body({ accountId: UuidOf(AccountId) })
 
 /** A PIN as sent: its format (4 digits) is the domain's rule, so a malformed PIN is never counted as a try. */
 const PinField = Schema.Redacted(Schema.String)
@@ -59,7 +59,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("sendEmailOtp", "/otp/email/send")
-      .setPayload(AccountId)
+      .setPayload(AccountIdBody)
       .addSuccess(success("Auth", NoData, { message: "A verification code has been sent to your email." }))
       .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
   )
@@ -72,7 +72,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("sendPhoneOtp", "/otp/phone/send")
-      .setPayload(AccountId)
+      .setPayload(AccountIdBody)
       .addSuccess(success("Auth", NoData, { message: "A verification code has been sent by SMS." }))
       .addError(errors(AccountNotFound, OtpCooldown, NoPhoneOnFile))
   )

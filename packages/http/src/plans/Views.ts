@@ -1,12 +1,12 @@
 /** What the plan endpoints answer: the plan, its quotes, and the movements of Borrow and Extra Cash. */
-import { KoboString, type Plan, PlanFrequency, Plans, PlanState, PlanWeekDay, type Transfer } from "@app/domain"
+import { CustomerId, KoboString, PlanFrequency, PlanState, PlanWeekDay, Plans, TransactionId, type Plan, type Transfer } from "@app/domain"
 import { Schema } from "effect"
 import { movementView, MovementView } from "../transfers/Views.js"
 
 /** The spec's DisbursementPlan, plus status, cycle counts, bank name and timestamps. */
 export const PlanView = Schema.Struct({
   id: Schema.String,
-  customerId: Schema.String,
+  customerId: CustomerId,
   /** the regular per-cycle amount (the last instalment also carries the remainder) */
   amount: KoboString,
   totalAmountKobo: KoboString,
@@ -65,7 +65,7 @@ export const ExtraCashQuoteView = Schema.Struct({
 })
 
 /** The movement row, as POST /transactions/transfer answers, with its id also as transactionId. */
-export const PlanMovementView = Schema.Struct({ ...MovementView.fields, transactionId: Schema.String })
+export const PlanMovementView = Schema.Struct({ ...MovementView.fields, transactionId: TransactionId })
 
 /** The plan as the API shows it (the spec's DisbursementPlan and our extras). */
 export const planView = (plan: Plan, fundingNeededKobo?: bigint) => ({

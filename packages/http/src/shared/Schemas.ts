@@ -73,6 +73,10 @@ export const Address = Schema.Trim.pipe(
 
 export const Uuid = Schema.UUID.annotations(msg("Must be a valid UUID"))
 
+/** A UUID (path, query or body) decoded to one kind of id (`AccountId`, `CustomerId`…, domain `shared/Ids.ts`). */
+export const UuidOf = <A extends string>(kind: Schema.Schema<A, string>): Schema.Schema<A, string> =>
+  Uuid.pipe(Schema.compose(kind))
+
 /**
  * The id of a one-time code (the `pinId` of POST /auth/otp/request): opaque to clients, so any
  * string is accepted here and an unknown or malformed one is the gate's 401 "Invalid or expired OTP".

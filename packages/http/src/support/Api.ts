@@ -4,13 +4,13 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  AccountNotFound, Support, TICKET_CATEGORIES, type TicketCategory, TicketClosed, TicketConversationFull,
-  TicketNotFound, TooManyOpenTickets
+  AccountNotFound, Support, TICKET_CATEGORIES, type TicketCategory, TicketClosed, TicketConversationFull, TicketId,
+  TicketNotFound, TooManyOpenTickets, TransactionId
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
 import { PageParams } from "../shared/Paging.js"
-import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { Body, msg, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { ReplyView, TicketDetailView, TicketPageView } from "./Views.js"
 
@@ -40,13 +40,13 @@ export const MessageBody = Text(Support.BODY_MIN, Support.BODY_MAX, "the message
 /** A uuid or null, with one message for anything else (a plain NullOr would add "Expected null"). */
 const isUuid = Schema.is(Schema.UUID)
 const UuidOrNull = Schema.Unknown.pipe(
-  Schema.filter((u): u is string | null => u === null || isUuid(u), {
+  Schema.filter((u): u is TransactionId | null => u === null || isUuid(u), {
     ...msg("Must be a valid UUID"),
     jsonSchema: { type: ["string", "null"], format: "uuid" }
   })
 )
 
-const TicketId = HttpApiSchema.param("id", Uuid)
+const TicketIdParam = HttpApiSchema.param("id", UuidOf(TicketId))
 
 export class SupportApi extends HttpApiGroup.make("support")
   .add(
@@ -77,7 +77,7 @@ export class SupportApi extends HttpApiGroup.make("support")
       )
   )
   .add(
-    HttpApiEndpoint.get("get")`/tickets/${TicketId}`
+    HttpApiEndpoint.get("get")`/tickets/${TicketIdParam}`
       .addSuccess(success("Support", TicketDetailView))
       .addError(errors(TicketNotFound))
       .annotate(
@@ -87,7 +87,7 @@ export class SupportApi extends HttpApiGroup.make("support")
       )
   )
   .add(
-    HttpApiEndpoint.post("reply")`/tickets/${TicketId}/messages`
+    HttpApiEndpoint.post("reply")`/tickets/${TicketIdParam}/messages`
       .setPayload(Body({ message: MessageBody }))
       .addSuccess(success("Support", ReplyView, { status: 201, message: "Reply sent." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))

@@ -6,13 +6,14 @@
 import type { CustomerTicket, Page, Ticket, TicketMessage } from "@app/domain"
 import { Schema } from "effect"
 import { PageView, pageView } from "../shared/Paging.js"
+import { TransactionId } from "@app/domain"
 
 export const TicketView = Schema.Struct({
   id: Schema.String,
   reference: Schema.String.annotations({ description: "short human reference, e.g. TKT-10342" }),
   subject: Schema.String,
   category: Schema.String,
-  transactionId: Schema.NullOr(Schema.String),
+  transactionId: Schema.NullOr(TransactionId),
   status: Schema.String.annotations({ description: "open, awaiting_customer, resolved or closed" }),
   createdAt: Schema.String,
   updatedAt: Schema.String,

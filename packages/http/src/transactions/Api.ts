@@ -3,12 +3,14 @@
  * inbound/outbound report as JSON or CSV. Every endpoint needs the bearer token.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { AccountNotFound, NoBankAccount, Reports, TransactionNotFound } from "@app/domain"
+import {
+  AccountNotFound, NoBankAccount, Reports, TransactionId, TransactionNotFound
+} from "@app/domain"
 import { Schema } from "effect"
 import { documentCsvResponse } from "../shared/Csv.js"
 import { errors, success } from "../shared/Envelope.js"
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PageParams } from "../shared/Paging.js"
-import { Body, CalendarDate, msg, Uuid } from "../shared/Schemas.js"
+import { Body, CalendarDate, msg, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { TransactionPageView, TransactionReportView, TransactionView } from "./Views.js"
 
@@ -46,7 +48,7 @@ const csvBody =
   "in the window, oldest first; then summary rows (inbound, outbound, net). Sent as an attachment " +
   "named transactions-<from>-to-<to>.csv"
 
-const TransactionId = HttpApiSchema.param("id", Uuid)
+const TransactionIdParam = HttpApiSchema.param("id", UuidOf(TransactionId))
 
 export class TransactionsApi extends HttpApiGroup.make("transactions")
   .add(
@@ -74,7 +76,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
       .annotate(OpenApi.Transform, documentCsvResponse(csvBody))
   )
   .add(
-    HttpApiEndpoint.get("get")`/${TransactionId}`
+    HttpApiEndpoint.get("get")`/${TransactionIdParam}`
       .addSuccess(success("Transaction", TransactionView))
       .addError(errors(AccountNotFound, TransactionNotFound))
       .annotate(OpenApi.Description, "One transaction of the customer; 404 for an unknown id or another customer's.")

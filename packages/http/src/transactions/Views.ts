@@ -1,13 +1,13 @@
 /** What the transaction endpoints answer: the spec's Transaction, a page of them, the report. */
-import { KoboString, type Page, Reports, type Transaction, TransactionPurpose, TransactionStatus, TransactionType } from "@app/domain"
+import { CustomerId, KoboString, PlanId, Reports, TransactionPurpose, TransactionStatus, TransactionType, type Page, type Transaction } from "@app/domain"
 import { Schema } from "effect"
 import { PageView, pageView } from "../shared/Paging.js"
 
 /** The spec's Transaction resource; kobo amounts as decimal strings. */
 export const TransactionView = Schema.Struct({
   id: Schema.String,
-  customerId: Schema.String,
-  planId: Schema.NullOr(Schema.String),
+  customerId: CustomerId,
+  planId: Schema.NullOr(PlanId),
   type: TransactionType,
   purpose: TransactionPurpose,
   amountKobo: KoboString,

@@ -1,13 +1,13 @@
 /** What the transfer endpoints answer: the movement row and the NIP fee quote. */
-import { KoboString, type Transfer, TransferSaga } from "@app/domain"
+import { CustomerId, KoboString, PlanId, TransferSaga, type Transfer } from "@app/domain"
 import { Schema } from "effect"
 
 const KoboOut = KoboString
 
 export const MovementView = Schema.Struct({
   id: Schema.String,
-  customerId: Schema.String,
-  planId: Schema.NullOr(Schema.String),
+  customerId: CustomerId,
+  planId: Schema.NullOr(PlanId),
   type: Schema.Literal("transfer"),
   purpose: Schema.String,
   amountKobo: KoboOut,

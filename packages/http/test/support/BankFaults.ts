@@ -3,7 +3,7 @@
  * the HTTP adapter) with some operations replaced, provided to one use case call with
  * `Effect.provideService(CoreBanking, …)`, as a process whose bank misbehaves would see it.
  */
-import { CoreBanking, ProviderRefused, ProviderUnknownOutcome, Transfers } from "@app/domain"
+import { AccountId, CoreBanking, ProviderRefused, ProviderUnknownOutcome, Transfers } from "@app/domain"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 
@@ -47,7 +47,7 @@ export const onFirstCall = (
  * A manual transfer of `amountKobo` from the customer to `destination` at GTBank, started as the
  * customer's request would start it (use case level, so a test can give it a faulty bank).
  */
-export const startTransfer = (accountId: string, destination: string, amountKobo: bigint) =>
+export const startTransfer = (accountId: AccountId, destination: string, amountKobo: bigint) =>
   Transfers.startManualTransfer(accountId, {
     destinationAccountNumber: destination,
     destinationBankCode: "000013",

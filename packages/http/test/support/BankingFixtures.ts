@@ -5,7 +5,7 @@
  */
 import { HttpClientRequest } from "@effect/platform"
 import { DevelopmentSecrets } from "@app/adapters"
-import { TestFunding } from "@app/domain"
+import { AccountId, CustomerId, TestFunding } from "@app/domain"
 import { SandboxBank } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
@@ -129,7 +129,7 @@ export interface DepositRow {
 }
 
 /** The customer's Transaction rows with purpose deposit, oldest first. */
-export const depositRows = (customerId: string) =>
+export const depositRows = (customerId: CustomerId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<DepositRow>`
       SELECT id, type, purpose, amount_kobo::text AS amount_kobo, status, provider_reference
@@ -148,7 +148,7 @@ export const sandboxAccountCount = (email: string) =>
   Effect.map(SandboxBank, (bank) => [...bank.accounts.values()].filter((a) => a.email === email).length)
 
 /** The customer and account rows of an account, as JSON text (to look for plaintext secrets). */
-export const storedCustomerText = (accountId: string) =>
+export const storedCustomerText = (accountId: AccountId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ readonly row: unknown }>`
       SELECT row_to_json(c)::text AS row FROM customers c WHERE c.account_id = ${accountId}

@@ -12,6 +12,7 @@ import { Effect } from "effect"
 import { createHmac, randomInt } from "node:crypto"
 import { errorCatalogue } from "../../src/ErrorCatalogue.js"
 import { call, callRaw, lastCode, type Reply } from "./TestServer.js"
+import { AccountId, CustomerId } from "@app/domain"
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -145,7 +146,7 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 
 export interface Registered {
   readonly id: string
-  readonly customerId: string
+  readonly customerId: CustomerId
   readonly email: string
   readonly password: string
   readonly phone?: { readonly national: string; readonly e164: string; readonly international: string }
@@ -219,20 +220,20 @@ export const decodeJwtPayload = (token: string): Record<string, unknown> =>
 // ---------------------------------------------------------------------------------------------
 
 /** Moves every one-time code of the account one minute past its expiry. */
-export const expireOtps = (accountId: string) =>
+export const expireOtps = (accountId: AccountId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`UPDATE one_time_codes SET expires_at = now() - interval '1 minute' WHERE account_id = ${accountId}`).pipe(
       Effect.orDie
     )
 
 /** Moves every refresh token of the account one minute past its expiry. */
-export const expireRefreshTokens = (accountId: string) =>
+export const expireRefreshTokens = (accountId: AccountId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`UPDATE refresh_tokens SET expires_at = now() - interval '1 minute' WHERE account_id = ${accountId}`).pipe(
       Effect.orDie
     )
 
 /** Suspends the customer, as an admin freeze would. */
-export const suspend = (accountId: string) =>
+export const suspend = (accountId: AccountId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`UPDATE customers SET customer_status = 'suspended' WHERE account_id = ${accountId}`).pipe(Effect.orDie)

@@ -2,7 +2,7 @@
  * Helpers of the account lifecycle tests (close-account, delete-account): the requests, the sweep
  * amount computed independently of the server, and what the service and the bank recorded.
  */
-import { Alerts, CoreBanking, Transfers } from "@app/domain"
+import { AccountId, Alerts, CoreBanking, CustomerId, TransactionId, Transfers } from "@app/domain"
 import { conservation } from "@app/sandbox"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
@@ -41,7 +41,7 @@ export const sweepOf = (balance: bigint): bigint => {
   return m
 }
 
-export const customerStatus = (accountId: string) =>
+export const customerStatus = (accountId: AccountId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ customerStatus: string }>`SELECT customer_status FROM customers WHERE account_id = ${accountId}`).pipe(
       Effect.map((rows) => rows[0]?.customerStatus),
@@ -63,29 +63,29 @@ export const booksBalance = Effect.gen(function*() {
   expect(check.ok).toBe(true)
 })
 
-export const alertKindsOf = (customerId: string) =>
+export const alertKindsOf = (customerId: CustomerId) =>
   Effect.map(Alerts.listOpen, (alerts) => alerts.filter((a) => a.customerId === customerId).map((a) => a.kind))
 
 /** Lets the movement's lease run out and its requery fall due, as the clock would. */
-export const due = (transactionId: string) =>
+export const due = (transactionId: TransactionId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`
       UPDATE transactions SET lease_until = ${new Date(Date.now() - 1000)}, next_attempt_at = ${new Date(Date.now() - 1000)}
       WHERE id = ${transactionId}`).pipe(Effect.orDie)
 
 /** The customer's sweep movement (purpose early_withdrawal, narration "Account closure"). */
-export const sweepRow = (customerId: string) =>
+export const sweepRow = (customerId: CustomerId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ id: string; status: string; amountKobo: string; feeKobo: string }>`
       SELECT id, status, amount_kobo, fee_kobo FROM transactions
       WHERE customer_id = ${customerId} AND narration = 'Account closure'`).pipe(Effect.orDie)
 
 /** Reconciliation until the customer's pending sweep settles (at most 8 requeries); its status. */
-export const reconcileSweep = (customerId: string) =>
+export const reconcileSweep = (customerId: CustomerId) =>
   Effect.gen(function*() {
     const [row] = yield* sweepRow(customerId)
     for (let pass = 0; pass < 8 && (yield* sweepRow(customerId))[0]!.status === "pending"; pass++) {
-      yield* due(row!.id)
+      yield* due(TransactionId.make(row!.id))
       yield* Transfers.processDue()
     }
     return (yield* sweepRow(customerId))[0]!.status

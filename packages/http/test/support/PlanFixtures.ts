@@ -8,6 +8,7 @@ import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { bankCustomer, get } from "./BankingFixtures.js"
 import { api, expectSuccess, post } from "./Fixtures.js"
+import { PlanId } from "@app/domain"
 
 export const PLAN = "/api/v1/disbursements/plan"
 export const HISTORY = "/api/v1/disbursements/history"
@@ -86,14 +87,14 @@ export const planCustomer = (tag: string, options: { readonly body?: Record<stri
   })
 
 /** Makes the plan's next payout due a minute ago (as if its time had come). */
-export const makeDue = (planId: string) =>
+export const makeDue = (planId: PlanId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`UPDATE disbursement_plans SET next_due_at = ${new Date(Date.now() - 60_000)} WHERE id = ${planId}`).pipe(
       Effect.orDie
     )
 
 /** Moves the plan's Extra Cash movements to yesterday (their daily cap no longer counts them). */
-export const extraCashYesterday = (planId: string) =>
+export const extraCashYesterday = (planId: PlanId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`UPDATE transactions SET created_at = created_at - interval '1 day'
         WHERE plan_id = ${planId} AND purpose = 'early_withdrawal'`).pipe(Effect.orDie)
