@@ -8,7 +8,7 @@ import { HttpClient, HttpClientResponse, HttpServer } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { adminServer, ROOT } from "../../http/test/support/AdminFixtures.js"
-import { ApiClient, ApiFailure, INVALID_REQUEST, makeClient, normalise, UNEXPECTED_RESPONSE } from "../src/index.js"
+import { ApiClient, ApiFailure, CustomerId, INVALID_REQUEST, makeClient, normalise, UNEXPECTED_RESPONSE } from "../src/index.js"
 
 const failureOf = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.flip(normalise(self))
 
@@ -45,7 +45,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "60 seconds" })("the 
       const missing = yield* failureOf(staff.adminOps.updateSetting({ path: { key: "no.such.key" }, payload: { value: 1 } }))
       expect(missing).toMatchObject({ status: 404, code: "SETTING_NOT_FOUND", detail: { key: "no.such.key" } })
 
-      const refused = yield* failureOf(staff.adminCustomers.detail({ path: { id: "not-a-uuid" } }))
+      const refused = yield* failureOf(staff.adminCustomers.detail({ path: { id: CustomerId.make("not-a-uuid") } }))
       expect(refused.status).toBe(0)
       expect(refused.code).toBe(INVALID_REQUEST)
       expect(Object.keys(refused.detail.fieldErrors as object)).toEqual(["id"])

@@ -8,6 +8,7 @@ import { Duration, Effect, Layer, Option, Redacted, TestClock } from "effect"
 import * as StaffAccess from "../src/admin/StaffAccess.js"
 import * as StaffManagement from "../src/admin/StaffManagement.js"
 import { StaffRepo } from "../src/admin/StaffPorts.js"
+import { StaffId } from "../src/shared/Ids.js"
 import { InMemoryLayer, Sent } from "./support/InMemory.js"
 import { AuditRows, InMemoryAuditLive } from "./support/InMemoryAudit.js"
 import { InMemoryStaffLive } from "./support/InMemoryStaff.js"
@@ -81,7 +82,7 @@ describe("staff management", () => {
       const { root } = yield* setUp
       expect(yield* failure(StaffManagement.changeRole(root, root.id, "admin"))).toMatchObject({ _tag: "OwnStaffChange", action: "change_role" })
       expect(yield* failure(StaffManagement.deactivate(root, root.id))).toMatchObject({ _tag: "OwnStaffChange", action: "deactivate" })
-      const missing = "00000000-0000-4000-8000-000000000000"
+      const missing = StaffId.make("00000000-0000-4000-8000-000000000000")
       expect((yield* failure(StaffManagement.reactivate(root, missing)))._tag).toBe("StaffNotFound")
       expect(yield* find(root.id)).toMatchObject({ role: "superadmin", status: "active" })
     })))

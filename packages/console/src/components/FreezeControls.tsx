@@ -1,3 +1,4 @@
+import { type CustomerId } from "@app/client"
 /**
  * Freezing and unfreezing a customer, each only after a confirmation that says what will happen:
  * what the customer can no longer do (or can again), that the account is frozen (or released) at
@@ -11,7 +12,7 @@ import { attentionChanged } from "./attention.js"
 import { TextArea } from "./ui.js"
 
 export const FreezeControls = ({ customerId, name, status, busy, run, onDone }: {
-  readonly customerId: string
+  readonly customerId: CustomerId
   readonly name: string
   readonly status: string
   readonly busy: boolean

@@ -1,15 +1,16 @@
+import { CustomerId } from "@app/client"
 import { Link, useParams } from "react-router"
 import { api } from "../client.js"
 import { useAuth } from "../auth.js"
 import { FreezeControls } from "../components/FreezeControls.js"
 import { AuditTable, TransactionsTable } from "../components/tables.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, useAction, useLoad } from "../components/ui.js"
-import { fullName, kobo, label, when } from "../format.js"
+import { fullName, kobo, when } from "../format.js"
 import { MessageLog } from "./customer/MessageLog.js"
 import { PlanPanel } from "./customer/PlanPanel.js"
 
 export const CustomerPage = () => {
-  const { id = "" } = useParams()
+  const id = CustomerId.make(useParams().id ?? "")
   const { can } = useAuth()
   const loaded = useLoad(() => api.adminCustomers.detail({ path: { id } }), [id])
   const { flash, busy, run } = useAction()

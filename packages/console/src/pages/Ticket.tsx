@@ -1,3 +1,4 @@
+import { StaffId, TicketId } from "@app/client"
 import { type FormEvent, useState } from "react"
 import { Link, useParams } from "react-router"
 import { api } from "../client.js"
@@ -12,7 +13,7 @@ import { label, shortId, when } from "../format.js"
  * shown to the customer) apart on the right, each with its own form.
  */
 export const TicketPage = () => {
-  const { id = "" } = useParams()
+  const id = TicketId.make(useParams().id ?? "")
   const { can, me } = useAuth()
   const loaded = useLoad(() => api.adminSupport.ticket({ path: { id } }), [id])
   const { flash, busy, run } = useAction()
@@ -50,7 +51,7 @@ export const TicketPage = () => {
     })
   const assign = (staffId: string | null) =>
     void run(async () => {
-      await api.adminSupport.assign({ path: { id }, payload: { staffId } })
+      await api.adminSupport.assign({ path: { id }, payload: { staffId: staffId === null ? null : StaffId.make(staffId) } })
       loaded.reload()
       attentionChanged()
       return staffId === null ? "Ticket unassigned." : "Ticket assigned to you."

@@ -5,6 +5,7 @@
  * queued) and the notification outbox (every other message). What is shown is the kind, the channel,
  * the masked destination, the status and the times; never a code's value, its hash, or a body.
  */
+import type { CustomerId } from "../shared/Ids.js"
 import { Context, Effect, Option } from "effect"
 import { maskContact } from "../shared/Email.js"
 import { AdminCustomerNotFound, CustomerDirectory } from "./Customers.js"
@@ -78,7 +79,7 @@ const codeState = (code: NonNullable<MessageRecord["code"]>, at: Date): CodeStat
     : "open"
 
 /** GET /admin/customers/{id}/messages (customers:read). */
-export const messages = (actor: StaffMember, customerId: string) =>
+export const messages = (actor: StaffMember, customerId: CustomerId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "customers:read")
     if (Option.isNone(yield* (yield* CustomerDirectory).find(customerId))) return yield* new AdminCustomerNotFound()

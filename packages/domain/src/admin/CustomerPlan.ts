@@ -4,6 +4,7 @@
  * VAT) the next payout is charged (the plan's fee cap applies: plans/Activation.ts `payoutFee`), and
  * how much of Borrow and Extra Cash the plan has used against today's caps.
  */
+import type { CustomerId } from "../shared/Ids.js"
 import { Effect, Option } from "effect"
 import { payoutFee } from "../plans/Activation.js"
 import type { Plan } from "../plans/Model.js"
@@ -32,7 +33,7 @@ export interface CustomerPlan {
 }
 
 /** GET /admin/customers/{id}/plan (customers:read): the open plan, else the latest completed one; null when none. */
-export const plan = (actor: StaffMember, customerId: string) =>
+export const plan = (actor: StaffMember, customerId: CustomerId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "customers:read")
     if (Option.isNone(yield* (yield* CustomerDirectory).find(customerId))) return yield* new AdminCustomerNotFound()

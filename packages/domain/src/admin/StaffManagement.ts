@@ -20,6 +20,7 @@
  * - Asking for what is already so (the same role, deactivating a deactivated member) changes nothing
  *   and writes no audit row.
  */
+import type { StaffId } from "../shared/Ids.js"
 import { Effect, Option } from "effect"
 import { atomically, now } from "../shared/UseCase.js"
 import * as Audit from "./Audit.js"
@@ -57,7 +58,7 @@ export const listStaff = (actor: StaffMember) =>
  * rows locked) that the actor still is an active superadmin of the same token version. With the
  * actor never the target, an active superadmin always remains.
  */
-const guarded = (actor: StaffMember, staffId: string) =>
+const guarded = (actor: StaffMember, staffId: StaffId) =>
   Effect.gen(function*() {
     const repo = yield* StaffRepo
     const superadmins = yield* repo.lockActiveSuperadmins
@@ -70,14 +71,14 @@ const guarded = (actor: StaffMember, staffId: string) =>
     return found.value
   })
 
-const apply = (staffId: string, patch: StaffPatch) =>
+const apply = (staffId: StaffId, patch: StaffPatch) =>
   Effect.flatMap(StaffRepo, (repo) => repo.update(staffId, patch)).pipe(
     Effect.catchTag("StaffEmailTaken", () => Effect.dieMessage("a role or status change cannot take an email")),
     Effect.flatMap(Option.match({ onNone: () => Effect.fail(new StaffNotFound({ staffId })), onSome: Effect.succeed }))
   )
 
 /** PATCH /admin/staff/{id}/role (staff:change_role): the member's role; their sessions end. */
-export const changeRole = (actor: StaffMember, staffId: string, role: StaffRole) =>
+export const changeRole = (actor: StaffMember, staffId: StaffId, role: StaffRole) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "staff:change_role")
     if (staffId === actor.id) return yield* new OwnStaffChange({ action: "change_role" })
@@ -104,7 +105,7 @@ export const changeRole = (actor: StaffMember, staffId: string, role: StaffRole)
  * POST /admin/staff/{id}/deactivate (staff:deactivate): the member may no longer sign in; their
  * sessions end and their open links are voided.
  */
-export const deactivate = (actor: StaffMember, staffId: string) =>
+export const deactivate = (actor: StaffMember, staffId: StaffId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "staff:deactivate")
     if (staffId === actor.id) return yield* new OwnStaffChange({ action: "deactivate" })
@@ -134,7 +135,7 @@ export const deactivate = (actor: StaffMember, staffId: string) =>
  * POST /admin/staff/{id}/reactivate (staff:deactivate): a deactivated member is active again with
  * their password, or invited when they never set one. No link is sent (send-link sends one).
  */
-export const reactivate = (actor: StaffMember, staffId: string) =>
+export const reactivate = (actor: StaffMember, staffId: StaffId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "staff:deactivate")
     const at = yield* now

@@ -33,7 +33,7 @@ export interface Destination {
  * The withdrawal account, confirmed by NIP name enquiry (its name is used when none is supplied),
  * within the customer's name-enquiry budget (`Beneficiaries.lookupFor`: the answer names the holder).
  */
-const verifyDestination = (accountId: string, input: PlanInput) =>
+const verifyDestination = (accountId: AccountId, input: PlanInput) =>
   Effect.gen(function*() {
     const found = yield* Beneficiaries.lookupFor(accountId, input.withdrawalAccountNumber, input.withdrawalBankCode)
     const bankList = yield* banks

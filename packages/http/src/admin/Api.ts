@@ -117,7 +117,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       )
   )
   .add(
-    HttpApiEndpoint.patch("changeRole")`/staff/${StaffId}/role`
+    HttpApiEndpoint.patch("changeRole")`/staff/${StaffIdParam}/role`
       .setPayload(Body({ role: Role }))
       .addSuccess(success("Admin", StaffView, { message: "Role changed." }))
       .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
@@ -130,7 +130,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       )
   )
   .add(
-    HttpApiEndpoint.post("deactivateStaff")`/staff/${StaffId}/deactivate`
+    HttpApiEndpoint.post("deactivateStaff")`/staff/${StaffIdParam}/deactivate`
       .addSuccess(success("Admin", StaffView, { message: "Staff member deactivated." }))
       .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
       .annotate(
@@ -142,7 +142,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       )
   )
   .add(
-    HttpApiEndpoint.post("reactivateStaff")`/staff/${StaffId}/reactivate`
+    HttpApiEndpoint.post("reactivateStaff")`/staff/${StaffIdParam}/reactivate`
       .addSuccess(success("Admin", StaffView, { message: "Staff member reactivated." }))
       .addError(errors(PermissionDenied, StaffNotFound, StaffUnauthenticated))
       .annotate(

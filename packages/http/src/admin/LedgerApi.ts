@@ -43,8 +43,6 @@ const SearchQuery = Body({
 
 const ProviderAnswer = Schema.NullOr(Schema.Struct({ reference: Schema.String, status: Schema.String }))
 
-const TransactionId = HttpApiSchema.param("id", Uuid)
-
 /** A transaction as staff list it: with its customer's name, and whether it awaits an operator ("resolve movement"). */
 export const LedgerEntryView = Schema.Struct({
   ...TransactionView.fields,

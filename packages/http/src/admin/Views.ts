@@ -1,9 +1,9 @@
 /** What the admin access endpoints answer: a staff member (never a hash), a session, a link. */
-import { LinkPurpose, Permission, StaffAccess, StaffRole, StaffStatus } from "@app/domain"
+import { LinkPurpose, Permission, StaffAccess, StaffId, StaffRole, StaffStatus } from "@app/domain"
 import { Schema } from "effect"
 
 export const StaffView = Schema.Struct({
-  id: Schema.String,
+  id: StaffId,
   email: Schema.String,
   firstName: Schema.NullOr(Schema.String),
   lastName: Schema.NullOr(Schema.String),

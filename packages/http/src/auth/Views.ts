@@ -1,5 +1,5 @@
 /** What the auth endpoints answer: the token pair and the account. */
-import type { AccountWithCustomer } from "@app/domain"
+import { AccountId, type AccountWithCustomer, CustomerId } from "@app/domain"
 import { Schema } from "effect"
 
 export const TokenPair = Schema.Struct({ accessToken: Schema.String, refreshToken: Schema.String })
@@ -29,9 +29,9 @@ export const identityOf = (account: AccountWithCustomer["account"]) => ({
 })
 
 export const AccountView = Schema.Struct({
-  id: Schema.String,
+  id: AccountId,
   ...IdentityFields,
-  customer: Schema.Struct({ id: Schema.String, customerStatus: Schema.String })
+  customer: Schema.Struct({ id: CustomerId, customerStatus: Schema.String })
 })
 
 export const accountView = ({ account, customer }: AccountWithCustomer) => ({

@@ -6,10 +6,10 @@
 import type { CustomerTicket, Page, Ticket, TicketMessage } from "@app/domain"
 import { Schema } from "effect"
 import { PageView, pageView } from "../shared/Paging.js"
-import { TransactionId } from "@app/domain"
+import { TicketId, TransactionId } from "@app/domain"
 
 export const TicketView = Schema.Struct({
-  id: Schema.String,
+  id: TicketId,
   reference: Schema.String.annotations({ description: "short human reference, e.g. TKT-10342" }),
   subject: Schema.String,
   category: Schema.String,

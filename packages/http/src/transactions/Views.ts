@@ -1,11 +1,11 @@
 /** What the transaction endpoints answer: the spec's Transaction, a page of them, the report. */
-import { CustomerId, KoboString, PlanId, Reports, TransactionPurpose, TransactionStatus, TransactionType, type Page, type Transaction } from "@app/domain"
+import { CustomerId, KoboString, PlanId, Reports, TransactionId, TransactionPurpose, TransactionStatus, TransactionType, type Page, type Transaction } from "@app/domain"
 import { Schema } from "effect"
 import { PageView, pageView } from "../shared/Paging.js"
 
 /** The spec's Transaction resource; kobo amounts as decimal strings. */
 export const TransactionView = Schema.Struct({
-  id: Schema.String,
+  id: TransactionId,
   customerId: CustomerId,
   planId: Schema.NullOr(PlanId),
   type: TransactionType,

@@ -1,3 +1,4 @@
+import { type CustomerId } from "@app/client"
 /**
  * The emails and SMS sent to the customer, for "I did not get my code": when, which kind, by which
  * channel, to which (masked) address, whether it went out, and where a code stands. Never a code.
@@ -31,7 +32,7 @@ const delivery = (m: LoggedMessage) =>
     m.lastError === null ? null : `last error: ${m.lastError}`
   ].filter(Boolean).join(", ")
 
-export const MessageLog = ({ customerId }: { readonly customerId: string }) => {
+export const MessageLog = ({ customerId }: { readonly customerId: CustomerId }) => {
   const loaded = useLoad(() => api.adminCustomers.messages({ path: { id: customerId } }), [customerId])
   return (
     <section aria-labelledby="messages-title">

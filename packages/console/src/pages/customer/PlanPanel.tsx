@@ -1,3 +1,4 @@
+import { type CustomerId } from "@app/client"
 /** The customer's plan, readable: where it stands, what each payout is, when the next is due and where it goes. */
 import { Link } from "react-router"
 import { useAuth } from "../../auth.js"
@@ -26,7 +27,7 @@ const STATUS_WORDS: Record<string, string> = {
   completed: "every cycle paid"
 }
 
-export const PlanPanel = ({ customerId }: { readonly customerId: string }) => {
+export const PlanPanel = ({ customerId }: { readonly customerId: CustomerId }) => {
   const { can } = useAuth()
   const loaded = useLoad(() => api.adminCustomers.plan({ path: { id: customerId } }), [customerId])
   const p = loaded.data?.plan
