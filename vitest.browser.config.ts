@@ -8,6 +8,8 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["packages/console/test/**/*.browser.test.ts"],
+    // the console is built once, before the files run (a file's own build blocked its worker)
+    globalSetup: ["packages/console/test/globalSetup.ts"],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: "forks",
