@@ -15,13 +15,12 @@ import { type BrowserContext, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Customer, onboard, outboxCode } from "../../../e2e/support/Customers.js"
 import { api, freshDatabaseEnv, root, type Service, startService, tempDir } from "../../../e2e/support/Service.js"
+import { ARTIFACTS, CHROMIUM, unlabelledControls } from "./support/Browser.js"
 
 // the unit suite's glob (packages/*/test/**/*.test.ts) matches this file too: it runs only under
 // vitest.browser.config.ts, which sets KOBO_BROWSER_TESTS
 const enabled = process.env.KOBO_BROWSER_TESTS === "1"
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const ARTIFACTS = path.join(root, ".artifacts/console")
 const ADMIN_EMAIL = "root.console@example.com"
 const ADMIN_PASSWORD = "console superadmin password"
 
@@ -41,18 +40,6 @@ const shot = async (name: string, target: Page = page) => {
 }
 
 /** Inputs, selects and textareas without an accessible name from a label or aria attribute. */
-const unlabelledControls = (target: Page = page) =>
-  target.evaluate(() =>
-    [...document.querySelectorAll("input, select, textarea")]
-      .filter((el) => el.getAttribute("type") !== "hidden")
-      .filter((el) => {
-        const labels = (el as HTMLInputElement).labels
-        const byLabel = labels !== null && [...labels].some((l) => (l.textContent ?? "").trim() !== "")
-        const byAria = (el.getAttribute("aria-label") ?? "").trim() !== "" || el.getAttribute("aria-labelledby") !== null
-        return !byLabel && !byAria
-      })
-      .map((el) => el.outerHTML.slice(0, 120))
-  )
 
 const expectLabelled = async (target: Page = page) => expect(await unlabelledControls(target)).toEqual([])
 

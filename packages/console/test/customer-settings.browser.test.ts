@@ -14,11 +14,10 @@ import { type BrowserContext, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Customer, customerWithPlan, outboxCode } from "../../../e2e/support/Customers.js"
 import { api, freshDatabaseEnv, root, type Service, startService, tempDir } from "../../../e2e/support/Service.js"
+import { ARTIFACTS, CHROMIUM, unlabelledControls } from "./support/Browser.js"
 
 const enabled = process.env.KOBO_BROWSER_TESTS === "1"
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const ARTIFACTS = path.join(root, ".artifacts/console")
 const ADMIN_EMAIL = "root.ops@example.com"
 const ADMIN_PASSWORD = "console superadmin password"
 
@@ -37,17 +36,6 @@ const shot = async (name: string, docs?: string) => {
   if (docs !== undefined) fs.copyFileSync(path.join(ARTIFACTS, `${name}.png`), path.join(root, "docs", docs))
 }
 
-const unlabelledControls = () =>
-  page.evaluate(() =>
-    [...document.querySelectorAll("input, select, textarea")]
-      .filter((el) => el.getAttribute("type") !== "hidden")
-      .filter((el) => {
-        const labels = (el as HTMLInputElement).labels
-        const byLabel = labels !== null && [...labels].some((l) => (l.textContent ?? "").trim() !== "")
-        return !byLabel && (el.getAttribute("aria-label") ?? "").trim() === ""
-      })
-      .map((el) => el.outerHTML.slice(0, 120))
-  )
 
 const heading = (name: string | RegExp) => page.getByRole("heading", { level: 1, name })
 
@@ -141,7 +129,7 @@ describe.skipIf(!enabled)("the customer page and the settings forms", () => {
     const code = outboxCode(dataDir, customer.email, "email_verification")
     expect(await page.locator("body").innerText()).not.toContain(code)
     expect(await page.content()).not.toContain(code)
-    expect(await unlabelledControls()).toEqual([])
+    expect(await unlabelledControls(page)).toEqual([])
     await shot("20-customer-plan-messages", "console-customer.png")
   })
 
@@ -163,7 +151,7 @@ describe.skipIf(!enabled)("the customer page and the settings forms", () => {
     expect(await review.innerText()).toContain("Extra Cash fee: 4% → 4.25%")
     expect(await review.innerText()).toContain("Extra Cash uses per day: 3 → 4")
     expect(await settingValue("plans.extraCash")).toEqual({ feeBasisPoints: "400", perDay: 3, perPlan: 5 })
-    await expect.poll(() => unlabelledControls()).toEqual([])
+    await expect.poll(() => unlabelledControls(page)).toEqual([])
     await shot("21-settings-review", "console-settings.png")
     await review.getByRole("button", { name: "Save change" }).click()
     await extra.getByRole("status").filter({ hasText: "Saved: Extra Cash." }).waitFor()

@@ -15,11 +15,10 @@ import { type BrowserContext, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Customer, onboard } from "../../../e2e/support/Customers.js"
 import { api, freshDatabaseEnv, root, type Service, startService, tempDir } from "../../../e2e/support/Service.js"
+import { ARTIFACTS, CHROMIUM } from "./support/Browser.js"
 
 const enabled = process.env.KOBO_BROWSER_TESTS === "1"
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const ARTIFACTS = path.join(root, ".artifacts/console")
 const ADMIN_EMAIL = "root.operations@example.com"
 const ADMIN_PASSWORD = "operations superadmin password"
 const DEPOSITS = 21

@@ -13,11 +13,10 @@ import { type BrowserContext, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { outboxCode } from "../../../e2e/support/Customers.js"
 import { api, freshDatabaseEnv, root, type Service, startService, tempDir } from "../../../e2e/support/Service.js"
+import { ARTIFACTS, CHROMIUM, unlabelledControls } from "./support/Browser.js"
 
 const enabled = process.env.KOBO_BROWSER_TESTS === "1"
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const ARTIFACTS = path.join(root, ".artifacts/console")
 const ROOT_EMAIL = "root.staff@example.com"
 const ROOT_PASSWORD = "staff page superadmin password"
 
@@ -60,18 +59,6 @@ const shot = async (name: string, target: Page = page) => {
   await target.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true })
 }
 
-const unlabelledControls = (target: Page = page) =>
-  target.evaluate(() =>
-    [...document.querySelectorAll("input, select, textarea")]
-      .filter((el) => el.getAttribute("type") !== "hidden")
-      .filter((el) => {
-        const labels = (el as HTMLInputElement).labels
-        const byLabel = labels !== null && [...labels].some((l) => (l.textContent ?? "").trim() !== "")
-        const byAria = (el.getAttribute("aria-label") ?? "").trim() !== "" || el.getAttribute("aria-labelledby") !== null
-        return !byLabel && !byAria
-      })
-      .map((el) => el.outerHTML.slice(0, 120))
-  )
 
 const heading = (name: string | RegExp, target: Page = page) => target.getByRole("heading", { level: 1, name })
 const flash = (text: string | RegExp, target: Page = page) => target.getByRole("status").filter({ hasText: text }).waitFor()
@@ -156,7 +143,7 @@ describe.skipIf(!enabled)("the Staff page in headless Chromium", () => {
     const mine = rows.filter({ hasText: ROOT_EMAIL })
     await mine.getByText("You cannot change your own role or status.").waitFor()
     expect(await mine.getByRole("button").count()).toBe(0)
-    expect(await unlabelledControls()).toEqual([])
+    expect(await unlabelledControls(page)).toEqual([])
     await shot("16-staff")
     fs.copyFileSync(path.join(ARTIFACTS, "16-staff.png"), path.join(root, "docs/console-staff.png"))
   })
