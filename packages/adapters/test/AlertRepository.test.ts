@@ -4,7 +4,7 @@
  * run in parallel on several connections.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Alerts, CustomerId, TransactionId } from "@app/domain"
+import { AlertId, Alerts, CustomerId, TransactionId } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -22,7 +22,7 @@ const newAlert = (n: Partial<{ dedupKey: string; kind: Alerts.AlertKind; raisedA
   const kind = n.kind ?? "reversal_refused"
   const transactionId = TransactionId.make(randomUUID())
   return new Alerts.StaffAlert({
-    id: randomUUID(),
+    id: AlertId.make(randomUUID()),
     kind,
     severity: Alerts.severityOf[kind],
     dedupKey: n.dedupKey ?? `${kind}:${transactionId}`,
@@ -95,7 +95,7 @@ layer(Repos, { timeout: "60 seconds" })(`AlertRepoSql (${describeBackend()})`, (
 
       expect(yield* repo.acknowledge(first.id, "staff-1", later(2_000))).toBe(true)
       expect(yield* repo.acknowledge(first.id, "staff-2", later(3_000))).toBe(false)
-      expect(yield* repo.acknowledge(randomUUID(), "staff-1", later(3_000))).toBe(false)
+      expect(yield* repo.acknowledge(AlertId.make(randomUUID()), "staff-1", later(3_000))).toBe(false)
       expect(yield* openAmong([first.id])).toEqual([])
 
       const again = newAlert({ dedupKey: first.dedupKey, raisedAt: later(4_000) })

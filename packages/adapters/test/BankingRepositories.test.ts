@@ -5,7 +5,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
-import { Account, AccountId, AccountRepo, BeneficiaryRepo, Customer, CustomerId, TransactionRepo, UnitOfWork, type BvnVerifiedDetails, type NewBeneficiary } from "@app/domain"
+import { Account, AccountId, AccountRepo, BeneficiaryId, BeneficiaryRepo, Customer, CustomerId, TransactionRepo, UnitOfWork, type BvnVerifiedDetails, type NewBeneficiary } from "@app/domain"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest } from "../src/AppConfig.js"
@@ -83,7 +83,7 @@ const deposit = (customerId: CustomerId, providerReference: string, amountKobo: 
 })
 
 const beneficiary = (customerId: CustomerId, accountNumber: string, createdAt = at, bankCode = "000013"): NewBeneficiary => ({
-  id: randomUUID(),
+  id: BeneficiaryId.make(randomUUID()),
   customerId,
   accountNumber,
   bankCode,
@@ -400,7 +400,7 @@ layer(Repos, { timeout: "60 seconds" })(`banking SQL repositories (${describeBac
           Array.from({ length: 4 }, (_, i) => beneficiary(customer.id, `012345400${i}`, later(i))),
           (b) => Effect.map(repo.add(b), Option.getOrThrow)
         )
-        const removeAndPromote = (id: string) =>
+        const removeAndPromote = (id: BeneficiaryId) =>
           uow.atomically(Effect.gen(function*() {
             const removed = yield* repo.remove(customer.id, id)
             if (Option.isSome(removed) && removed.value.isDefault) yield* repo.promoteOldest(customer.id)

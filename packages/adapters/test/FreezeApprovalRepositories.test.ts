@@ -3,7 +3,7 @@
  * or PostgreSQL when TEST_DATABASE_URL is set (where concurrent claims really race on connections).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { CustomerId, StaffAccess, StaffId, StaffMember, StaffRepo } from "@app/domain"
+import { ApprovalId, CustomerId, FreezeId, StaffAccess, StaffId, StaffMember, StaffRepo } from "@app/domain"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -37,7 +37,7 @@ const staffMember = Effect.gen(function*() {
 
 const pendingFreeze = (customerId: CustomerId, staffId: StaffId) =>
   new CustomerFreeze({
-    id: randomUUID(),
+    id: FreezeId.make(randomUUID()),
     customerId,
     staffId,
     reason: "repository test",
@@ -90,7 +90,7 @@ layer(Repos, { timeout: "60 seconds" })(`freezes, approvals and the movement fee
         const staff = yield* staffMember
         const approval = (action: StaffAccess.Approvals.ApprovalAction, minutes: number) =>
           new Approval({
-            id: randomUUID(),
+            id: ApprovalId.make(randomUUID()),
             action,
             status: "pending",
             requestedBy: staff.id,
@@ -100,14 +100,14 @@ layer(Repos, { timeout: "60 seconds" })(`freezes, approvals and the movement fee
             note: null
           })
         const setting = approval({ _tag: "settings.update", key: "fees.nip", value: { tiers: [{ upToKobo: null, feeKobo: "5000" }] } }, 1)
-        const unfreeze = approval({ _tag: "customer.unfreeze", customerId: CustomerId.make(randomUUID()), freezeId: randomUUID() }, 2)
+        const unfreeze = approval({ _tag: "customer.unfreeze", customerId: CustomerId.make(randomUUID()), freezeId: FreezeId.make(randomUUID()) }, 2)
         yield* repo.insert(setting)
         yield* repo.insert(unfreeze)
         expect(Option.getOrThrow(yield* repo.find(setting.id))).toEqual(setting)
         expect(Option.getOrThrow(yield* repo.find(unfreeze.id))).toEqual(unfreeze)
-        expect(yield* repo.find(randomUUID())).toEqual(Option.none())
+        expect(yield* repo.find(ApprovalId.make(randomUUID()))).toEqual(Option.none())
         // a request filed before unfreezes were bound to a freeze reads as bound to none
-        const legacyId = randomUUID()
+        const legacyId = ApprovalId.make(randomUUID())
         const sql = yield* SqlClient.SqlClient
         yield* sql`
           INSERT INTO staff_approvals (id, kind, action, status, requested_by, requested_at)

@@ -4,7 +4,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountClosure, AccountErasure, AccountRepo, ClosureRepo, CustomerId, DeletionRecord, UnitOfWork } from "@app/domain"
+import { AccountClosure, AccountErasure, AccountRepo, ClosureRepo, CustomerId, DeletionId, DeletionRecord, UnitOfWork } from "@app/domain"
 import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfigTest, DevelopmentSecrets } from "../src/AppConfig.js"
@@ -114,12 +114,12 @@ layer(Repos(), { timeout: "60 seconds" })(`ClosureRepo and AccountErasure (${des
         const c = yield* newCustomer
         const sql = yield* SqlClient.SqlClient
         yield* sql`UPDATE customers SET bvn_hash = ${`bvn-${c.id}`} WHERE id = ${c.id}`
-        const deletionId = randomUUID()
+        const deletionId = DeletionId.make(randomUUID())
         const retainUntil = new Date(Date.now() + 1000)
         const input = { customerId: c.id, accountId: c.accountId, deletionId, retainUntil, now: at, coreAccountDigest: null }
         const counts = yield* (yield* UnitOfWork).atomically(erasure.erase(input))
         expect(Option.getOrThrow(counts)).toMatchObject({ transactions: 0, beneficiaries: 0, plans: 0 })
-        expect(Option.isNone(yield* erasure.erase({ ...input, deletionId: randomUUID() }))).toBe(true)
+        expect(Option.isNone(yield* erasure.erase({ ...input, deletionId: DeletionId.make(randomUUID()) }))).toBe(true)
         const found = Option.getOrThrow(yield* (yield* AccountRepo).findById(c.accountId))
         expect(found.account).toMatchObject({ email: `deleted-${c.accountId}@deleted.invalid`, phone: null, firstName: null })
         expect(found.customer).toMatchObject({ customerStatus: "deleted", bvnHash: null, coreAccountNumber: null })
@@ -148,7 +148,7 @@ layer(Repos(), { timeout: "60 seconds" })(`ClosureRepo and AccountErasure (${des
         const erasure = yield* AccountErasure
         const sql = yield* SqlClient.SqlClient
         const c = yield* personalCustomer
-        const deletionId = randomUUID()
+        const deletionId = DeletionId.make(randomUUID())
         const retainUntil = new Date(Date.now() + 60_000)
         yield* (yield* UnitOfWork).atomically(erasure.erase({ customerId: c.id, accountId: c.accountId, deletionId, retainUntil, now: at, coreAccountDigest: null }))
         const stored = yield* sql<{ kind: string; text: string; keys: string }>`
@@ -197,7 +197,7 @@ layer(Repos(), { timeout: "60 seconds" })(`ClosureRepo and AccountErasure (${des
         const failed = yield* queued(c.email, "plan_depleted", "failed")
         const sms = yield* queued(c.phone, "spending_report")
         const someoneElse = yield* queued(`someone-${randomUUID()}@example.com`, "account_closed")
-        const deletionId = randomUUID()
+        const deletionId = DeletionId.make(randomUUID())
         const retainUntil = new Date(Date.now() + 60_000)
         yield* (yield* UnitOfWork).atomically(erasure.erase({ customerId: c.id, accountId: c.accountId, deletionId, retainUntil, now: at, coreAccountDigest: null }))
         const ids = [statement, sentStatement, reply, failed, sms, someoneElse]
@@ -224,7 +224,7 @@ layer(Repos(), { timeout: "60 seconds" })(`ClosureRepo and AccountErasure (${des
       Effect.gen(function*() {
         const erasure = yield* AccountErasure
         const sql = yield* SqlClient.SqlClient
-        const deletionId = randomUUID()
+        const deletionId = DeletionId.make(randomUUID())
         const email = `legacy-${randomUUID()}@example.com`
         const plain = JSON.stringify({ email, firstName: "Legacy-Name" })
         yield* sql`

@@ -3,7 +3,7 @@
  * dates and kobo round-trip, newest-date-first paging with filters, only the customer's own rows,
  * and the monthly report's claim (one winner however many claim at once).
  */
-import { CustomerId, Spending, SpendingRepo } from "@app/domain"
+import { CustomerId, Spending, SpendingId, SpendingRepo } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -20,7 +20,7 @@ const minutes = (m: number) => new Date(at.getTime() + m * 60_000)
 let n = 0
 const spending = (customerId: CustomerId, date: string, amountKobo: bigint, category = "food", description: string | null = null) => {
   const created = minutes(++n)
-  return new Spending({ id: randomUUID(), customerId, amountKobo, category, description, date, createdAt: created, updatedAt: created })
+  return new Spending({ id: SpendingId.make(randomUUID()), customerId, amountKobo, category, description, date, createdAt: created, updatedAt: created })
 }
 
 layer(Repos, { timeout: "60 seconds" })(`SpendingRepoSql (${describeBackend()})`, (it) => {
@@ -66,7 +66,7 @@ layer(Repos, { timeout: "60 seconds" })(`SpendingRepoSql (${describeBackend()})`
       const other = yield* newCustomer("spend", "83", at)
       const s = yield* repo.add(spending(c.id, "2026-10-02", 500n, "food", "suya"))
       expect(yield* repo.update(other.id, s.id, { amountKobo: 1n }, minutes(100))).toEqual(Option.none())
-      expect(yield* repo.update(c.id, randomUUID(), { amountKobo: 1n }, minutes(100))).toEqual(Option.none())
+      expect(yield* repo.update(c.id, SpendingId.make(randomUUID()), { amountKobo: 1n }, minutes(100))).toEqual(Option.none())
       const changed = Option.getOrThrow(yield* repo.update(c.id, s.id, { amountKobo: 750n, date: "2026-10-03" }, minutes(101)))
       expect(changed).toEqual(new Spending({ ...s, amountKobo: 750n, date: "2026-10-03", updatedAt: minutes(101) }))
       const cleared = Option.getOrThrow(yield* repo.update(c.id, s.id, { description: null, category: "snacks" }, minutes(102)))

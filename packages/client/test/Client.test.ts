@@ -8,7 +8,7 @@ import { HttpClient, HttpClientResponse, HttpServer } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { adminServer, ROOT } from "../../http/test/support/AdminFixtures.js"
-import { ApiClient, ApiFailure, CustomerId, INVALID_REQUEST, makeClient, normalise, UNEXPECTED_RESPONSE } from "../src/index.js"
+import { AlertId, ApiClient, ApiFailure, CustomerId, INVALID_REQUEST, makeClient, normalise, UNEXPECTED_RESPONSE } from "../src/index.js"
 
 const failureOf = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.flip(normalise(self))
 
@@ -63,7 +63,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "60 seconds" })("the 
       const settings = yield* Effect.promise(() => staff.adminOps.listSettings())
       expect(settings.map((s) => s.key)).toContain("fees.nip")
 
-      const rejected = yield* rejectionOf(staff.adminOps.acknowledgeAlert({ path: { id: "00000000-0000-4000-8000-000000000000" } }))
+      const rejected = yield* rejectionOf(staff.adminOps.acknowledgeAlert({ path: { id: AlertId.make("00000000-0000-4000-8000-000000000000") } }))
       expect(rejected).toBeInstanceOf(ApiFailure)
       expect(rejected).toMatchObject({ status: 404, code: "ALERT_NOT_FOUND" })
       expect(seen).toEqual([rejected])

@@ -5,7 +5,7 @@ import { AlertRepo, raiseAlert, severityOf, StaffAlert } from "../src/admin/Aler
 import { Ids } from "../src/shared/Ports.js"
 import {inMemory} from "./support/Fixtures.js"
 import {AlertStore, uuidFor} from "./support/InMemory.js"
-import { CustomerId, TransactionId } from "../src/shared/Ids.js"
+import { AlertId, CustomerId, TransactionId } from "../src/shared/Ids.js"
 
 const CUSTOMER = CustomerId.make("0000000c-0000-4000-8000-00000000000c")
 const TX = TransactionId.make("0000000d-0000-4000-8000-00000000000d")
@@ -98,7 +98,7 @@ describe("Alerts.raiseAlert", () => {
       yield* TestClock.adjust(Duration.hours(1))
       expect(yield* Alerts.acknowledge(first.id, "staff-7")).toBe(true)
       expect(yield* Alerts.acknowledge(first.id, "staff-8")).toBe(false)
-      expect(yield* Alerts.acknowledge(uuidFor(12345), "staff-7")).toBe(false)
+      expect(yield* Alerts.acknowledge(AlertId.make(uuidFor(12345)), "staff-7")).toBe(false)
       const acknowledged = (yield* AlertStore.all)[0]!
       expect(acknowledged).toMatchObject({ acknowledgedAt: new Date(3_600_000), acknowledgedBy: "staff-7", occurrences: 1 })
       expect(yield* Alerts.listOpen).toEqual([])

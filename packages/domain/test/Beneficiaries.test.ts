@@ -6,7 +6,7 @@ import { ProviderRefused } from "../src/banking/CoreBanking.js"
 import { BeneficiaryRepo } from "../src/beneficiaries/Ports.js"
 import {inMemory, registerBola, verifiedAda, wrongCode} from "./support/Fixtures.js"
 import {FakeBank, Sent, Store} from "./support/InMemory.js"
-import { AccountId } from "../src/shared/Ids.js"
+import { AccountId, BeneficiaryId } from "../src/shared/Ids.js"
 
 const GTB = "000013"
 const ZENITH = "000015"
@@ -146,7 +146,7 @@ describe("Beneficiaries.setDefault", () => {
       const { a } = yield* threeSaved
       const { account } = yield* registerBola
       expect((yield* Effect.flip(Beneficiaries.setDefault(account.id, a.id)))._tag).toBe("BeneficiaryNotFound")
-      expect((yield* Effect.flip(Beneficiaries.setDefault(account.id, "00000000-0000-4000-8000-00000000ffff")))._tag).toBe(
+      expect((yield* Effect.flip(Beneficiaries.setDefault(account.id, BeneficiaryId.make("00000000-0000-4000-8000-00000000ffff"))))._tag).toBe(
         "BeneficiaryNotFound"
       )
       expect(yield* defaults).toEqual([a.id])

@@ -10,14 +10,14 @@ import * as Spendings from "../src/spending/index.js"
 import { registerAda, registerBola } from "./support/Fixtures.js"
 import { Sent, Store } from "./support/InMemory.js"
 import { withSpendings } from "./support/InMemorySpendings.js"
-import { CustomerId } from "../src/shared/Ids.js"
+import { CustomerId, SpendingId } from "../src/shared/Ids.js"
 
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))
 
 let n = 0
 const row = (date: string, amountKobo: bigint, category = "food", description: string | null = null) =>
   new Spending({
-    id: `s-${++n}`,
+    id: SpendingId.make(`s-${++n}`),
     customerId: CustomerId.make("c"),
     amountKobo,
     category,

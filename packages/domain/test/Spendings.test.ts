@@ -8,6 +8,7 @@ import { Effect, TestClock } from "effect"
 import * as Spendings from "../src/spending/index.js"
 import { Rules } from "../src/spending/index.js"
 import type { InvalidSpending } from "../src/spending/Errors.js"
+import { SpendingId } from "../src/shared/Ids.js"
 import { registerAda, registerBola } from "./support/Fixtures.js"
 import { SpendingStore, withSpendings } from "./support/InMemorySpendings.js"
 
@@ -123,7 +124,7 @@ describe("listing, changing and removing", () => {
         date: ["date must not be in the future (today is 2026-11-20 in Africa/Lagos)"]
       })
       expect((yield* Effect.flip(Spendings.updateSpending(bola.account.id, s.id, { amountKobo: 1n })))._tag).toBe("SpendingNotFound")
-      expect((yield* Effect.flip(Spendings.updateSpending(account.id, "00000000-0000-4000-8000-000000000999", { amountKobo: 1n })))._tag)
+      expect((yield* Effect.flip(Spendings.updateSpending(account.id, SpendingId.make("00000000-0000-4000-8000-000000000999"), { amountKobo: 1n })))._tag)
         .toBe("SpendingNotFound")
       expect((yield* SpendingStore.rows)[0]).toMatchObject({ amountKobo: 250n, category: "groceries" })
     })))

@@ -16,6 +16,7 @@ import { nodeServer } from "./edge/NodeServer.js"
 import { requestTimeout } from "./edge/RequestTimeout.js"
 import { aroundRequests } from "./edge/AroundRequests.js"
 import { rejectNulCharacters } from "./edge/NulCharacters.js"
+import { rejectUndecodablePaths } from "./edge/PercentEncoding.js"
 import { withoutUnreceivedSpans } from "@app/adapters/ops/UnreceivedSpans"
 import { ConsoleRoutes } from "./console/ConsoleStatic.js"
 import { HomeRoute } from "./ops/Home.js"
@@ -120,7 +121,7 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
       aroundRequests(config.appEnv)(
         corsFor(config.appOrigins)(
           requestTimeout(config.requestTimeoutMs)(
-            rejectOversizedBodies(config.maxBodyBytes)(rejectNulCharacters(app))
+            rejectOversizedBodies(config.maxBodyBytes)(rejectNulCharacters(rejectUndecodablePaths(app)))
           )
         )
       )

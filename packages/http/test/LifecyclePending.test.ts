@@ -9,7 +9,7 @@
  * - a reversal (or a deposit) that lands on a closed or frozen account raises a staff alert;
  * - close-account racing an admin freeze: one of them wins, never both.
  */
-import { AccountRepo, Banking, CoreBanking, Lifecycle, TransactionId, Transfers } from "@app/domain"
+import { AccountRepo, Banking, CoreBanking, DeletionId, Lifecycle, TransactionId, Transfers } from "@app/domain"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Option } from "effect"
@@ -157,7 +157,7 @@ layer(adminServer(), { excludeTestServices: true, timeout: "120 seconds" })("clo
         yield* sql.withTransaction(erasure.erase({
           customerId: c.customerId,
           accountId: c.id,
-          deletionId: randomUUID(),
+          deletionId: DeletionId.make(randomUUID()),
           retainUntil: Lifecycle.retainUntilFrom(new Date()),
           now: new Date(),
           coreAccountDigest: null

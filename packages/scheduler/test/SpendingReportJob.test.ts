@@ -8,7 +8,7 @@
  */
 import { AppConfigTest, adaptersLayer } from "@app/adapters"
 import { TestSqlLayer } from "@app/adapters/testing/TestDatabase"
-import { Auth, CustomerId, Spending, SpendingRepo } from "@app/domain"
+import { Auth, CustomerId, Spending, SpendingId, SpendingRepo } from "@app/domain"
 import { expect, it, layer } from "@effect/vitest"
 import { Cron } from "croner"
 import { backendPid, onPostgres, secondPoolLayer, type SqlClientLayer } from "@app/adapters/testing/SecondPool"
@@ -39,7 +39,7 @@ const customer = (email: string) =>
 const spend = (customerId: CustomerId, date: string) =>
   Effect.flatMap(SpendingRepo, (repo) => {
     const at = new Date("2026-11-15T10:00:00Z")
-    return repo.add(new Spending({ id: randomUUID(), customerId, amountKobo: 12_345n, category: "food", description: null, date, createdAt: at, updatedAt: at }))
+    return repo.add(new Spending({ id: SpendingId.make(randomUUID()), customerId, amountKobo: 12_345n, category: "food", description: null, date, createdAt: at, updatedAt: at }))
   })
 
 layer(Adapters, { timeout: "60 seconds" })("monthly-spending-reports job", (it) => {

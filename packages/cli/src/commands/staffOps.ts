@@ -4,7 +4,7 @@
  * operator (see Operator.ts), audited like their admin API twins. `admin` is in admin.ts.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Plans, type StaffMember, TransactionId } from "@app/domain"
+import { AlertId, DeletionId, Plans, type StaffMember, TransactionId } from "@app/domain"
 import { nextPayoutRun } from "@app/scheduler"
 import { Console, Effect, Option } from "effect"
 import { asOperator, asOperatorWithBank, CliFailure, idArg, idOption, jsonOption, operatorOption, output, StaffAccess, table, toJson } from "../Operator.js"
@@ -61,7 +61,7 @@ const alertsList = Command.make("list", common, ({ json, operator }) =>
     ))
 ).pipe(Command.withDescription("Open staff alerts, newest first"))
 
-const alertsAck = Command.make("ack", { id: idArg("alert-id", "alert"), ...common }, ({ id, json, operator }) =>
+const alertsAck = Command.make("ack", { id: idArg("alert-id", "alert").pipe(Args.map(AlertId.make)), ...common }, ({ id, json, operator }) =>
   asOperator(operator, (actor) => StaffAccess.AlertDesk.acknowledge(actor, id).pipe(Effect.zipRight(output(json, { acknowledged: id }, () => `alert ${id} acknowledged`))))
 ).pipe(Command.withDescription("Acknowledge an open alert"))
 
@@ -81,7 +81,7 @@ const deletionsList = Command.make(
 
 const deletionsReview = Command.make(
   "review",
-  { id: idArg("deletion-id", "deletion record"), note: Options.text("note").pipe(Options.optional), ...common },
+  { id: idArg("deletion-id", "deletion record").pipe(Args.map(DeletionId.make)), note: Options.text("note").pipe(Options.optional), ...common },
   ({ id, json, note, operator }) =>
     asOperator(operator, (actor) =>
       StaffAccess.Deletions.review(actor, id, Option.getOrNull(note)).pipe(Effect.flatMap((r) => output(json, r, () => `deletion ${id} reviewed`))))

@@ -9,6 +9,7 @@ import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { Failure } from "../shared/Failure.js"
+import type { AlertId } from "../shared/Ids.js"
 
 /** No open alert has this id (never raised, or already acknowledged) (404). */
 export class AlertNotFound extends Failure("AlertNotFound", {
@@ -23,7 +24,7 @@ export const listOpen = (actor: StaffMember) =>
   Effect.zipRight(requirePermission(actor, "alerts:read"), Effect.flatMap(AlertRepo, (r) => r.listOpen()))
 
 /** POST /admin/alerts/{id}/acknowledge. */
-export const acknowledge = (actor: StaffMember, alertId: string) =>
+export const acknowledge = (actor: StaffMember, alertId: AlertId) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "alerts:ack")
     const repo = yield* AlertRepo

@@ -69,10 +69,10 @@
  * To add a kind: add it to `AlertKind`, give it a severity in `severityOf`, and document it here.
  */
 import { Context, Effect, Schema } from "effect"
-import { Ids } from "../shared/Ports.js"
+import type { Ids } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { withSpan } from "../shared/Spans.js"
-import { CustomerId, TransactionId } from "../shared/Ids.js"
+import { AlertId, CustomerId, newId, TransactionId } from "../shared/Ids.js"
 
 export const AlertKind = Schema.Literal(
   "reversal_refused",
@@ -115,7 +115,7 @@ export const severityOf: { readonly [K in AlertKind]: AlertSeverity } = {
 }
 
 export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({
-  id: Schema.String,
+  id: AlertId,
   kind: AlertKind,
   severity: AlertSeverity,
   /** names the condition: the same key raised while open is one alert (by convention `<kind>:<subject id>`) */
@@ -144,7 +144,7 @@ export class AlertRepo extends Context.Tag("domain/AlertRepo")<AlertRepo, {
   /** Unacknowledged alerts, most recently raised first (then by id, descending). */
   readonly listOpen: () => Effect.Effect<ReadonlyArray<StaffAlert>>
   /** Marks an open alert acknowledged; false when there is no such alert or it already was. */
-  readonly acknowledge: (id: string, by: string, at: Date) => Effect.Effect<boolean>
+  readonly acknowledge: (id: AlertId, by: string, at: Date) => Effect.Effect<boolean>
 }>() {}
 
 export interface RaiseAlert {
@@ -173,7 +173,7 @@ export const raiseAlert = (input: RaiseAlert): Effect.Effect<StaffAlert, never, 
     const at = yield* now
     return yield* (yield* AlertRepo).raise(
       new StaffAlert({
-        id: yield* (yield* Ids).next,
+        id: yield* newId(AlertId),
         kind: input.kind,
         severity,
         dedupKey: input.dedupKey,
@@ -193,7 +193,7 @@ export const raiseAlert = (input: RaiseAlert): Effect.Effect<StaffAlert, never, 
 export const listOpen = Effect.flatMap(AlertRepo, (repo) => repo.listOpen())
 
 /** Acknowledges an open alert as `by` (a staff id), now; false when it is missing or was already. */
-export const acknowledge = (id: string, by: string) =>
+export const acknowledge = (id: AlertId, by: string) =>
   Effect.gen(function*() {
     const at = yield* now
     return yield* (yield* AlertRepo).acknowledge(id, by, at)

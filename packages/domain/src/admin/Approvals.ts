@@ -12,7 +12,6 @@
  */
 import { Context, Effect, Option, Schema } from "effect"
 import type { Page, PageRequest } from "../shared/Paging.js"
-import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import * as AdminSettings from "./AdminSettings.js"
 import * as Audit from "./Audit.js"
@@ -23,7 +22,7 @@ import { PermissionDenied } from "./StaffErrors.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
 import { Failure } from "../shared/Failure.js"
-import { CustomerId, TransactionId } from "../shared/Ids.js"
+import { ApprovalId, CustomerId, FreezeId, newId, TransactionId } from "../shared/Ids.js"
 
 export const ApprovalAction = Schema.Union(
   Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
@@ -33,7 +32,7 @@ export const ApprovalAction = Schema.Union(
      * the freeze this request lifts (null: none was recorded); the approval refuses to lift any
      * other. Requests filed before this field existed read as null.
      */
-    freezeId: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+    freezeId: Schema.optionalWith(Schema.NullOr(FreezeId), { default: () => null })
   }),
   Schema.TaggedStruct("movement.resolve", {
     transactionId: TransactionId,
@@ -47,7 +46,7 @@ export const ApprovalStatus = Schema.Literal("pending", "approved", "rejected")
 export type ApprovalStatus = typeof ApprovalStatus.Type
 
 export class Approval extends Schema.Class<Approval>("Approval")({
-  id: Schema.String,
+  id: ApprovalId,
   action: ApprovalAction,
   status: ApprovalStatus,
   requestedBy: Schema.String,
@@ -59,10 +58,10 @@ export class Approval extends Schema.Class<Approval>("Approval")({
 
 export class ApprovalRepo extends Context.Tag("domain/ApprovalRepo")<ApprovalRepo, {
   readonly insert: (approval: Approval) => Effect.Effect<void>
-  readonly find: (id: string) => Effect.Effect<Option.Option<Approval>>
+  readonly find: (id: ApprovalId) => Effect.Effect<Option.Option<Approval>>
   /** Moves `from` to `to` with who, when and the note; false (nothing changes) when not in `from`. */
   readonly transition: (
-    id: string,
+    id: ApprovalId,
     from: ApprovalStatus,
     to: ApprovalStatus,
     by: string | null,
@@ -122,7 +121,7 @@ const targetOf = (action: ApprovalAction) =>
 const file = (actor: StaffMember, action: ApprovalAction) =>
   Effect.gen(function*() {
     const approval = new Approval({
-      id: yield* (yield* Ids).next,
+      id: yield* newId(ApprovalId),
       action,
       status: "pending",
       requestedBy: actor.id,
@@ -182,7 +181,7 @@ export const resolveMovement = (actor: StaffMember, input: MovementResolution.Re
     return yield* file(actor, { _tag: "movement.resolve", ...input })
   })
 
-const decidable = (actor: StaffMember, id: string) =>
+const decidable = (actor: StaffMember, id: ApprovalId) =>
   Effect.gen(function*() {
     const found = yield* (yield* ApprovalRepo).find(id)
     if (Option.isNone(found) || !can(actor.role, permissionOf(found.value.action))) return yield* new ApprovalNotFound()
@@ -193,7 +192,7 @@ const decidable = (actor: StaffMember, id: string) =>
   })
 
 /** POST /admin/approvals/{id}/approve: the action runs under the approver; the approval is then approved. */
-export const approve = (actor: StaffMember, id: string) =>
+export const approve = (actor: StaffMember, id: ApprovalId) =>
   Effect.gen(function*() {
     const approval = yield* decidable(actor, id)
     const repo = yield* ApprovalRepo
@@ -229,7 +228,7 @@ export const approve = (actor: StaffMember, id: string) =>
   }).pipe(withSpan("Approvals.approve"))
 
 /** POST /admin/approvals/{id}/reject. */
-export const reject = (actor: StaffMember, id: string, note: string | null) =>
+export const reject = (actor: StaffMember, id: ApprovalId, note: string | null) =>
   Effect.gen(function*() {
     const approval = yield* decidable(actor, id)
     const at = yield* now

@@ -11,7 +11,7 @@ import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { Failure } from "../shared/Failure.js"
-import { StaffId } from "../shared/Ids.js"
+import type { DeletionId, StaffId } from "../shared/Ids.js"
 
 export type DeletionStatus = DeletionRecord["status"]
 
@@ -25,9 +25,9 @@ export interface DeletionReview {
 export class DeletionDesk extends Context.Tag("domain/DeletionDesk")<DeletionDesk, {
   /** Newest first. */
   readonly list: (status: DeletionStatus, page: PageRequest) => Effect.Effect<Page<DeletionReview>>
-  readonly find: (id: string) => Effect.Effect<Option.Option<DeletionReview>>
+  readonly find: (id: DeletionId) => Effect.Effect<Option.Option<DeletionReview>>
   /** pending_review → reviewed; none when it was not pending (already reviewed, or unknown). */
-  readonly markReviewed: (id: string, staffId: StaffId, note: string | null, at: Date) => Effect.Effect<Option.Option<DeletionReview>>
+  readonly markReviewed: (id: DeletionId, staffId: StaffId, note: string | null, at: Date) => Effect.Effect<Option.Option<DeletionReview>>
 }>() {}
 
 /** No deletion record has this id (404). */
@@ -50,7 +50,7 @@ export const list = (actor: StaffMember, status: DeletionStatus, page: PageReque
   Effect.zipRight(requirePermission(actor, "deletions:read"), Effect.flatMap(DeletionDesk, (d) => d.list(status, page)))
 
 /** POST /admin/deletions/{id}/review. */
-export const review = (actor: StaffMember, id: string, note: string | null) =>
+export const review = (actor: StaffMember, id: DeletionId, note: string | null) =>
   Effect.gen(function*() {
     yield* requirePermission(actor, "deletions:review")
     const desk = yield* DeletionDesk

@@ -31,7 +31,6 @@ import { AccountRepo } from "../account/Ports.js"
 import type { CustomerStatus } from "../account/Model.js"
 import { PinRepo, RefreshTokenRepo } from "../auth/Ports.js"
 import { CoreBanking, type CoreBankingError } from "../banking/CoreBanking.js"
-import { Ids } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { TransferRepo } from "../transfers/Ports.js"
 import { raiseAlert } from "./Alerts.js"
@@ -41,13 +40,13 @@ import { requirePermission } from "./Permissions.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
 import { Failure } from "../shared/Failure.js"
-import { CustomerId, StaffId } from "../shared/Ids.js"
+import { CustomerId, FreezeId, newId, StaffId } from "../shared/Ids.js"
 
 export const FreezeState = Schema.Literal("pending_provider", "frozen", "no_core_account", "provider_failed", "provider_unknown")
 export type FreezeState = typeof FreezeState.Type
 
 export class CustomerFreeze extends Schema.Class<CustomerFreeze>("CustomerFreeze")({
-  id: Schema.String,
+  id: FreezeId,
   customerId: CustomerId,
   /** the staff member who froze, null for a record opened by the system */
   staffId: Schema.NullOr(StaffId),
@@ -75,7 +74,7 @@ export class FreezeRepo extends Context.Tag("domain/FreezeRepo")<FreezeRepo, {
    * undefined, oldest first) that no live process holds, leasing it until `leaseUntil`; safe across
    * processes. None when there is nothing to take.
    */
-  readonly claimPending: (id: string | undefined, now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<CustomerFreeze>>
+  readonly claimPending: (id: FreezeId | undefined, now: Date, leaseUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<CustomerFreeze>>
 }>() {}
 
 /** The customer is closing, closed or deleted: nothing to freeze (409). */
@@ -123,8 +122,8 @@ export class UnfreezeStale extends Failure("UnfreezeStale", {
   meaning: "Four-eyes unfreeze: the freeze the request was filed for was lifted and the customer frozen again since; " +
     "the request is closed as rejected and lifts nothing (file a new one)"
 })<{
-  readonly filedFor: string | null
-  readonly current: string | null
+  readonly filedFor: FreezeId | null
+  readonly current: FreezeId | null
 }> {}
 
 const FREEZABLE: ReadonlyArray<CustomerStatus> = ["unverified", "verified", "active"]
@@ -152,7 +151,7 @@ export interface FreezeOutcome {
   readonly frozen: boolean
   readonly customerStatus: CustomerStatus
   readonly providerFreeze: FreezeState | "lifted"
-  readonly freezeId: string | null
+  readonly freezeId: FreezeId | null
 }
 
 /** Waits (on the Clock) while the customer has a movement in flight, up to MOVEMENT_WAIT_MILLIS. */
@@ -263,7 +262,7 @@ export const freeze = (actor: StaffMember, customerId: CustomerId, reason: strin
   Effect.gen(function*() {
     yield* requirePermission(actor, "customers:freeze")
     const at = yield* now
-    const id = yield* (yield* Ids).next
+    const id = yield* newId(FreezeId)
     // The status is read inside the unit of work: what the record keeps as previousStatus (what an
     // unfreeze restores) and what the transition moves from must be the status as it is now, not
     // as it was before (a closure or a first deposit may have moved it in between).
@@ -346,7 +345,7 @@ export const checkUnfreeze = (actor: StaffMember, customerId: CustomerId) =>
  * four-eyes `filedFor` is the freeze the request was filed for (null: none was recorded): any other
  * open freeze now is UnfreezeStale, so a stale approval never lifts a later freeze.
  */
-export const unfreeze = (actor: StaffMember, customerId: CustomerId, filedFor?: string | null) =>
+export const unfreeze = (actor: StaffMember, customerId: CustomerId, filedFor?: FreezeId | null) =>
   Effect.gen(function*() {
     const found = yield* checkUnfreeze(actor, customerId)
     const open = yield* (yield* FreezeRepo).findOpen(customerId)

@@ -15,14 +15,14 @@ import { requireAccount } from "../account/Accounts.js"
 import { raiseAlert } from "../admin/Alerts.js"
 import * as Freezes from "../admin/Freezes.js"
 import { CoreBanking, type CoreBankingError } from "../banking/CoreBanking.js"
-import { Ids, PasswordHasher } from "../shared/Ports.js"
+import { PasswordHasher } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { CurrentPinRequired, InvalidPinFormat, PinIncorrect, PinLocked, PinNotSet } from "./Errors.js"
 import { passOtpGate } from "./OtpGate.js"
 import { isPinFormat, type PinLock, PinPolicy, retryAfterSeconds, shouldFreeze } from "./PinLockout.js"
 import { PinRepo, RefreshTokenRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
-import { AccountId } from "../shared/Ids.js"
+import { AccountId, FreezeId, newId } from "../shared/Ids.js"
 
 /** True once the customer has set a transaction PIN (the `hasPin` of the profile and sign-in answers). */
 export const hasPin = (customer: Customer): boolean => customer.pinHash !== null
@@ -209,7 +209,7 @@ export const freezeForPinLockouts = (found: AccountWithCustomer, lock: PinLock) 
         const freezes = yield* Freezes.FreezeRepo
         if (Option.isNone(yield* freezes.findOpen(customerId))) {
           const freeze = new Freezes.CustomerFreeze({
-            id: yield* (yield* Ids).next,
+            id: yield* newId(FreezeId),
             customerId,
             staffId: null,
             reason: PIN_FREEZE_REASON,

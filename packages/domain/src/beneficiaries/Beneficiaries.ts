@@ -12,14 +12,13 @@ import { AccountRepo } from "../account/Ports.js"
 import { passOtpGate } from "../auth/OtpGate.js"
 import { BankListCache } from "../banking/Caches.js"
 import { CoreBanking, type ProviderRefused, ResponseCodes } from "../banking/CoreBanking.js"
-import { Ids } from "../shared/Ports.js"
 import { atomically } from "../shared/UseCase.js"
 import { BeneficiaryAccountNotFound, BeneficiaryAlreadySaved, BeneficiaryNotFound, InvalidAccountNumber, InvalidBankCode } from "./Errors.js"
 import type { Beneficiary } from "./Model.js"
 import { BeneficiaryRepo } from "./Ports.js"
 import { withSpan } from "../shared/Spans.js"
 import { reserveAttempt } from "../shared/Throttle.js"
-import { AccountId } from "../shared/Ids.js"
+import { AccountId, BeneficiaryId, newId } from "../shared/Ids.js"
 
 const requireCustomer = (accountId: AccountId) =>
   Effect.flatMap(AccountRepo, (repo) => repo.findById(accountId)).pipe(
@@ -94,7 +93,7 @@ export const add = (accountId: AccountId, input: AddBeneficiaryInput) =>
     yield* reserveAttempt(accountId, "name_enquiry")
     const verified = yield* nameEnquiry(input.accountNumber, input.bankCode)
     const added = yield* repo.add({
-      id: yield* (yield* Ids).next,
+      id: yield* newId(BeneficiaryId),
       customerId: customer.id,
       accountNumber: input.accountNumber,
       bankCode: bank.bankCode,
@@ -114,7 +113,7 @@ export const list = (accountId: AccountId) =>
     return yield* (yield* BeneficiaryRepo).list(customer.id)
   }).pipe(withSpan("Beneficiaries.list", { attributes: { accountId } }))
 
-export const setDefault = (accountId: AccountId, beneficiaryId: string) =>
+export const setDefault = (accountId: AccountId, beneficiaryId: BeneficiaryId) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const updated = yield* (yield* BeneficiaryRepo).setDefault(customer.id, beneficiaryId)
@@ -133,7 +132,7 @@ export interface Removed {
  * (an unknown beneficiary included); the row is deleted and the next default promoted in one unit
  * of work: both or neither.
  */
-export const remove = (accountId: AccountId, beneficiaryId: string, otpPinId: string, otpCode: string) =>
+export const remove = (accountId: AccountId, beneficiaryId: BeneficiaryId, otpPinId: string, otpCode: string) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
     const repo = yield* BeneficiaryRepo

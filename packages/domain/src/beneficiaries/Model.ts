@@ -2,11 +2,11 @@
  * Saved destination bank accounts.
  */
 import { Schema } from "effect"
-import { CustomerId } from "../shared/Ids.js"
+import { BeneficiaryId, CustomerId } from "../shared/Ids.js"
 
 /** A saved destination bank account of a customer, verified by name enquiry when saved. */
 export class Beneficiary extends Schema.Class<Beneficiary>("Beneficiary")({
-  id: Schema.String,
+  id: BeneficiaryId,
   customerId: CustomerId,
   accountNumber: Schema.String,
   bankCode: Schema.String,

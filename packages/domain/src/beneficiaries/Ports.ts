@@ -3,10 +3,10 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { Beneficiary } from "./Model.js"
-import { CustomerId } from "../shared/Ids.js"
+import type { BeneficiaryId, CustomerId } from "../shared/Ids.js"
 
 export interface NewBeneficiary {
-  readonly id: string
+  readonly id: BeneficiaryId
   readonly customerId: CustomerId
   readonly accountNumber: string
   readonly bankCode: string
@@ -28,11 +28,11 @@ export class BeneficiaryRepo extends Context.Tag("domain/BeneficiaryRepo")<Benef
   /** The default first, then oldest first. */
   readonly list: (customerId: CustomerId) => Effect.Effect<ReadonlyArray<Beneficiary>>
   /** Only the customer's own. */
-  readonly findById: (customerId: CustomerId, id: string) => Effect.Effect<Option.Option<Beneficiary>>
+  readonly findById: (customerId: CustomerId, id: BeneficiaryId) => Effect.Effect<Option.Option<Beneficiary>>
   /** Makes it the only default; none when the customer has no such beneficiary. */
-  readonly setDefault: (customerId: CustomerId, id: string) => Effect.Effect<Option.Option<Beneficiary>>
+  readonly setDefault: (customerId: CustomerId, id: BeneficiaryId) => Effect.Effect<Option.Option<Beneficiary>>
   /** Deletes it and returns it as it was; none when the customer has no such beneficiary. */
-  readonly remove: (customerId: CustomerId, id: string) => Effect.Effect<Option.Option<Beneficiary>>
+  readonly remove: (customerId: CustomerId, id: BeneficiaryId) => Effect.Effect<Option.Option<Beneficiary>>
   /** When the customer has beneficiaries but no default, the oldest becomes the default and is returned. */
   readonly promoteOldest: (customerId: CustomerId) => Effect.Effect<Option.Option<Beneficiary>>
 }>() {}

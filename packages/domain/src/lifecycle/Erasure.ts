@@ -11,7 +11,7 @@ import { RefreshTokenRepo } from "../auth/Ports.js"
 import { coreAccountDigest } from "../banking/BankAccount.js"
 import { CoreBanking } from "../banking/CoreBanking.js"
 import { PlanRepo } from "../plans/Ports.js"
-import { Ids } from "../shared/Ports.js"
+import { DeletionId, newId } from "../shared/Ids.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { MovementInFlight } from "../transfers/Errors.js"
 import { TransferRepo } from "../transfers/Ports.js"
@@ -54,7 +54,7 @@ export const deleteNow = (found: AccountWithCustomer, via: string | null) =>
       return yield* new MovementInFlight()
     }
     const at = yield* now
-    const deletionId = yield* (yield* Ids).next
+    const deletionId = yield* newId(DeletionId)
     const retainUntil = retainUntilFrom(at)
     const lastBalanceKobo = yield* lastBalance(found.customer.coreAccountNumber)
     const plan = yield* (yield* PlanRepo).findForCustomer(customerId)

@@ -2,6 +2,7 @@
  * Failures of closing and deleting an account.
  */
 import { Failure } from "../shared/Failure.js"
+import type { AlertId } from "../shared/Ids.js"
 
 /** No plan withdrawal account and no default saved beneficiary: nowhere to send the balance. */
 export class NoClosureDestination extends Failure("NoClosureDestination", {
@@ -30,4 +31,4 @@ export class DeletionFailed extends Failure("DeletionFailed", {
   code: "ACCOUNT_DELETION_FAILED",
   message: "We could not delete your account; nothing was changed and our staff were alerted",
   meaning: "The deletion failed part-way and was rolled back (nothing changed); staff were alerted"
-})<{ readonly alertId: string }> {}
+})<{ readonly alertId: AlertId }> {}

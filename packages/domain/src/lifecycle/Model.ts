@@ -3,7 +3,7 @@
  * deletion record that staff review.
  */
 import { Schema } from "effect"
-import { CustomerId, PlanId, TransactionId } from "../shared/Ids.js"
+import { CustomerId, DeletionId, PlanId, TransactionId } from "../shared/Ids.js"
 
 /**
  * - closing: the sweep movement was started (or there was nothing to sweep); the customer is
@@ -44,7 +44,7 @@ export type ErasureCounts = Readonly<Record<string, number>>
  * balance. Nothing personal (ids and numbers only).
  */
 export class DeletionRecord extends Schema.Class<DeletionRecord>("DeletionRecord")({
-  id: Schema.String,
+  id: DeletionId,
   customerId: CustomerId,
   status: Schema.Literal("pending_review", "reviewed"),
   via: Schema.NullOr(Schema.String),

@@ -3,7 +3,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { AccountClosure, DeletionRecord, ErasureCounts } from "./Model.js"
-import { AccountId, CustomerId } from "../shared/Ids.js"
+import { AccountId, CustomerId, DeletionId } from "../shared/Ids.js"
 
 export class ClosureRepo extends Context.Tag("domain/ClosureRepo")<ClosureRepo, {
   /**
@@ -36,7 +36,7 @@ export class ClosureRepo extends Context.Tag("domain/ClosureRepo")<ClosureRepo, 
 export interface Erasure {
   readonly customerId: CustomerId
   readonly accountId: AccountId
-  readonly deletionId: string
+  readonly deletionId: DeletionId
   readonly retainUntil: Date
   readonly now: Date
   /** the digest of the core account number being erased (`coreAccountDigest`), kept on the row; null without one */

@@ -3,11 +3,11 @@
  * for themselves; it moves no money and is not reconciled with the bank.
  */
 import { Schema } from "effect"
-import { CustomerId } from "../shared/Ids.js"
+import { CustomerId, SpendingId } from "../shared/Ids.js"
 
 /** One logged spending. */
 export class Spending extends Schema.Class<Spending>("Spending")({
-  id: Schema.String,
+  id: SpendingId,
   customerId: CustomerId,
   amountKobo: Schema.BigIntFromSelf,
   /** trimmed, inner spaces collapsed, lower-case (`Rules.normalizeCategory`) */

@@ -4,7 +4,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Page, PageRequest } from "../shared/Paging.js"
 import type { Spending } from "./Model.js"
-import { CustomerId } from "../shared/Ids.js"
+import type { CustomerId, SpendingId } from "../shared/Ids.js"
 
 export interface SpendingFilter {
   /** a normalised category (exact match) */
@@ -30,9 +30,9 @@ export class SpendingRepo extends Context.Tag("domain/SpendingRepo")<SpendingRep
   /** Every spending of the customer dated from..to (inclusive), oldest date first. */
   readonly between: (customerId: CustomerId, from: string, to: string) => Effect.Effect<ReadonlyArray<Spending>>
   /** Only the customer's own; none for an unknown id or another customer's. */
-  readonly update: (customerId: CustomerId, id: string, changes: SpendingChanges, at: Date) => Effect.Effect<Option.Option<Spending>>
+  readonly update: (customerId: CustomerId, id: SpendingId, changes: SpendingChanges, at: Date) => Effect.Effect<Option.Option<Spending>>
   /** Deletes it and returns it as it was; none for an unknown id or another customer's. */
-  readonly remove: (customerId: CustomerId, id: string) => Effect.Effect<Option.Option<Spending>>
+  readonly remove: (customerId: CustomerId, id: SpendingId) => Effect.Effect<Option.Option<Spending>>
   /**
    * Customers with a spending dated from..to whose report of `month` is not claimed yet, by
    * customer id, after `afterCustomerId` (keyset paging), at most `limit`.

@@ -5,7 +5,6 @@
 import { Effect, Option } from "effect"
 import { requireAccount } from "../account/Accounts.js"
 import type { PageRequest } from "../shared/Paging.js"
-import { Ids } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { InvalidSpending, NoSpendingChange, SpendingNotFound } from "./Errors.js"
 import { Spending } from "./Model.js"
@@ -13,7 +12,7 @@ import { type SpendingChanges, SpendingRepo } from "./Ports.js"
 import { checkAmount, checkCategory, checkDate, checkDescription, type Problems, todayIn } from "./Rules.js"
 import { checkWindow } from "./Window.js"
 import { withSpan } from "../shared/Spans.js"
-import { AccountId } from "../shared/Ids.js"
+import { AccountId, newId, SpendingId } from "../shared/Ids.js"
 
 export interface NewSpendingInput {
   readonly amountKobo: bigint
@@ -51,7 +50,7 @@ export const logSpending = (accountId: AccountId, input: NewSpendingInput) =>
     const { customer } = yield* requireAccount(accountId)
     return yield* (yield* SpendingRepo).add(
       new Spending({
-        id: yield* (yield* Ids).next,
+        id: yield* newId(SpendingId),
         customerId: customer.id,
         amountKobo: input.amountKobo,
         category,
@@ -77,7 +76,7 @@ export const listSpendings = (accountId: AccountId, query: ListQuery, page: Page
   }).pipe(withSpan("Spendings.list", { attributes: { accountId } }))
 
 /** PATCH /spendings/{id}: any of the fields, under the same rules; at least one. */
-export const updateSpending = (accountId: AccountId, spendingId: string, patch: SpendingPatch) =>
+export const updateSpending = (accountId: AccountId, spendingId: SpendingId, patch: SpendingPatch) =>
   Effect.gen(function*() {
     if (patch.amountKobo === undefined && patch.category === undefined && patch.description === undefined && patch.date === undefined) {
       return yield* new NoSpendingChange()
@@ -103,7 +102,7 @@ export const updateSpending = (accountId: AccountId, spendingId: string, patch: 
   }).pipe(withSpan("Spendings.update", { attributes: { accountId } }))
 
 /** DELETE /spendings/{id}: the removed spending. */
-export const removeSpending = (accountId: AccountId, spendingId: string) =>
+export const removeSpending = (accountId: AccountId, spendingId: SpendingId) =>
   Effect.gen(function*() {
     const { customer } = yield* requireAccount(accountId)
     const removed = yield* (yield* SpendingRepo).remove(customer.id, spendingId)

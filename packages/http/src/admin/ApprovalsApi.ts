@@ -1,19 +1,19 @@
 /** The HTTP contract of four-eyes approvals (ADMIN_FOUR_EYES=true) in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  AdminCustomerNotFound, AdminTransactionNotFound, MovementNotAwaitingOperator, PermissionDenied, SettingNotFound,
+  AdminCustomerNotFound, AdminTransactionNotFound, ApprovalId, MovementNotAwaitingOperator, PermissionDenied, SettingNotFound,
   StaffAccess
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
-import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { Body, msg, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 
 const { ApprovalAction, ApprovalStatus } = StaffAccess.Approvals
 
 export const ApprovalView = Schema.Struct({
-  id: Schema.String,
+  id: ApprovalId,
   action: ApprovalAction,
   status: ApprovalStatus,
   requestedBy: Schema.String,
@@ -39,7 +39,7 @@ export const PendingApprovalView = Schema.Struct({ pendingApproval: ApprovalView
 export const pendingApproval = (message: string) =>
   success("Admin", PendingApprovalView, { status: 202, message })
 
-const ApprovalId = HttpApiSchema.param("id", Uuid)
+const ApprovalIdParam = HttpApiSchema.param("id", UuidOf(ApprovalId))
 
 const ApprovalQuery = Body({
   status: Schema.optionalWith(ApprovalStatus.annotations(msg("status must be pending, approved or rejected")), { exact: true }),
@@ -59,7 +59,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
       )
   )
   .add(
-    HttpApiEndpoint.post("approve")`/${ApprovalId}/approve`
+    HttpApiEndpoint.post("approve")`/${ApprovalIdParam}/approve`
       .addSuccess(success("Admin", Schema.Struct({ approval: ApprovalView, result: Schema.Unknown }), { message: "Approved and applied." }))
       .addError(errors(
         PermissionDenied, AdminTransactionNotFound, MovementNotAwaitingOperator, SettingNotFound,
@@ -75,7 +75,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
       )
   )
   .add(
-    HttpApiEndpoint.post("reject")`/${ApprovalId}/reject`
+    HttpApiEndpoint.post("reject")`/${ApprovalIdParam}/reject`
       .setPayload(Body({
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1000, msg("Must be at most 1000 characters"))), { exact: true })
       }))

@@ -1,7 +1,7 @@
 /** The HTTP contract of customers in the back office: the directory and one customer's file. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  AccountId, AdminCustomerNotFound, CustomerId, CustomerSort, CustomerStatus, KoboString, KycStatus, type Notice,
+  AccountId, AdminCustomerNotFound, CustomerId, CustomerSort, CustomerStatus, FreezeId, KoboString, KycStatus, type Notice,
   PermissionDenied, PlanId, StaffAccess, TransactionId
 } from "@app/domain"
 import { Schema } from "effect"
@@ -144,7 +144,7 @@ export const FreezeOutcomeView = Schema.Struct({
       "finish-freezes job completes it), no_core_account, provider_failed / provider_unknown (an alert asks staff to " +
       "freeze it by hand), or lifted after an unfreeze"
   }),
-  freezeId: Schema.NullOr(Schema.String)
+  freezeId: Schema.NullOr(FreezeId)
 })
 
 const FreezeBody = Body({

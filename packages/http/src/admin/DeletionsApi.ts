@@ -1,16 +1,16 @@
 /** The HTTP contract of deletion review in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  CustomerId, DeletionAlreadyReviewed, DeletionNotFound, KoboString, PermissionDenied, PlanId, type StaffAccess
+  CustomerId, DeletionAlreadyReviewed, DeletionId, DeletionNotFound, KoboString, PermissionDenied, PlanId, type StaffAccess
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
-import { Body, msg, Uuid } from "../shared/Schemas.js"
+import { Body, msg, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 
 export const DeletionView = Schema.Struct({
-  id: Schema.String,
+  id: DeletionId,
   customerId: CustomerId,
   status: Schema.Literal("pending_review", "reviewed"),
   via: Schema.NullOr(Schema.String),
@@ -42,7 +42,7 @@ export const deletionView = ({ record: r, reviewNote, reviewedAt, reviewedBy }: 
 })
 
 const Status = Schema.Literal("pending_review", "reviewed").annotations(msg("status must be pending_review or reviewed"))
-const DeletionId = HttpApiSchema.param("id", Uuid)
+const DeletionIdParam = HttpApiSchema.param("id", UuidOf(DeletionId))
 
 export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
   .add(
@@ -52,7 +52,7 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
       .annotate(OpenApi.Description, "Account deletions with what was tied to each customer, newest first; pending_review by default (deletions:read).")
   )
   .add(
-    HttpApiEndpoint.post("review")`/${DeletionId}/review`
+    HttpApiEndpoint.post("review")`/${DeletionIdParam}/review`
       .setPayload(Schema.NullOr(Body({
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000, msg("Must be at most 2000 characters"))), { exact: true })
       })))

@@ -1,17 +1,17 @@
 /** The HTTP contract of app settings and staff alerts in the back office. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  AlertNotFound, Alerts, PermissionDenied, SettingNotFound, TransactionId
+  AlertId, AlertNotFound, Alerts, CustomerId, PermissionDenied, SettingNotFound, TransactionId
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, NoData, success } from "../shared/Envelope.js"
-import { Body, Uuid } from "../shared/Schemas.js"
+import { Body, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { pendingApproval } from "./ApprovalsApi.js"
 import { nameOf, type Names } from "./Names.js"
 
 const SettingKey = HttpApiSchema.param("key", Schema.String.pipe(Schema.maxLength(100)))
-const AlertId = HttpApiSchema.param("id", Uuid)
+const AlertIdParam = HttpApiSchema.param("id", UuidOf(AlertId))
 
 export const SettingView = Schema.Struct({
   key: Schema.String,
@@ -21,11 +21,11 @@ export const SettingView = Schema.Struct({
 })
 
 export const AlertView = Schema.Struct({
-  id: Schema.String,
+  id: AlertId,
   kind: Alerts.AlertKind,
   severity: Alerts.AlertSeverity,
   dedupKey: Schema.String,
-  customerId: Schema.NullOr(Schema.String),
+  customerId: Schema.NullOr(CustomerId),
   /** the customer's name (their email while they have none) */
   customerName: Schema.NullOr(Schema.String),
   transactionId: Schema.NullOr(TransactionId),
@@ -74,7 +74,7 @@ export class AdminOpsApi extends HttpApiGroup.make("adminOps")
       .annotate(OpenApi.Description, "Open staff alerts (reversal refused, PIN freeze, failed deletion, retries exhausted…), newest first.")
   )
   .add(
-    HttpApiEndpoint.post("acknowledgeAlert")`/alerts/${AlertId}/acknowledge`
+    HttpApiEndpoint.post("acknowledgeAlert")`/alerts/${AlertIdParam}/acknowledge`
       .addSuccess(success("Admin", NoData, { message: "Alert acknowledged." }))
       .addError(errors(AlertNotFound))
       .annotate(OpenApi.Description, "Marks an open alert dealt with by the signed-in member (alerts:ack); 404 when none is open with that id.")

@@ -1,16 +1,16 @@
 /** The HTTP contract of saved beneficiaries and the name enquiry before saving one. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  AccountNotFound, BeneficiaryAccountNotFound, BeneficiaryAlreadySaved, BeneficiaryNotFound, InvalidBankCode,
+  AccountNotFound, BeneficiaryAccountNotFound, BeneficiaryAlreadySaved, BeneficiaryId, BeneficiaryNotFound, InvalidBankCode,
   OtpGateRejected, TooManyAttempts
 } from "@app/domain"
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
 import { errors, NoData, success } from "../shared/Envelope.js"
-import { AccountNumber, BankCode, Body, Name, OtpCode, OtpPinId, Uuid } from "../shared/Schemas.js"
+import { AccountNumber, BankCode, Body, Name, OtpCode, OtpPinId, UuidOf } from "../shared/Schemas.js"
 import { BeneficiaryView, NameEnquiryView } from "./Views.js"
 
-const BeneficiaryId = HttpApiSchema.param("id", Uuid)
+const BeneficiaryIdParam = HttpApiSchema.param("id", UuidOf(BeneficiaryId))
 
 export class BeneficiariesApi extends HttpApiGroup.make("beneficiaries")
   .add(
@@ -34,12 +34,12 @@ export class BeneficiariesApi extends HttpApiGroup.make("beneficiaries")
       .addError(errors(AccountNotFound))
   )
   .add(
-    HttpApiEndpoint.patch("setDefault")`/${BeneficiaryId}/default`
+    HttpApiEndpoint.patch("setDefault")`/${BeneficiaryIdParam}/default`
       .addSuccess(success("Beneficiary", BeneficiaryView, { message: "Default beneficiary updated." }))
       .addError(errors(AccountNotFound, BeneficiaryNotFound))
   )
   .add(
-    HttpApiEndpoint.del("remove")`/${BeneficiaryId}`
+    HttpApiEndpoint.del("remove")`/${BeneficiaryIdParam}`
       .setPayload(Body({ otpPinId: OtpPinId, otpCode: OtpCode }))
       .addSuccess(success("Beneficiary", NoData, { message: "Beneficiary removed." }))
       .addError(errors(AccountNotFound, OtpGateRejected, BeneficiaryNotFound))

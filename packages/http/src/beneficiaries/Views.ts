@@ -1,9 +1,9 @@
 /** What the beneficiary endpoints answer: a saved beneficiary. */
-import type { Beneficiary } from "@app/domain"
+import { type Beneficiary, BeneficiaryId } from "@app/domain"
 import { Schema } from "effect"
 
 export const BeneficiaryView = Schema.Struct({
-  id: Schema.String,
+  id: BeneficiaryId,
   accountNumber: Schema.String,
   bankCode: Schema.String,
   bankName: Schema.String,

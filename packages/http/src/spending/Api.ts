@@ -3,12 +3,12 @@
  * window as JSON or CSV; a month's report by email. Every endpoint needs the bearer token.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { AccountNotFound, NoEmailOnFile, SpendingNotFound, Spendings } from "@app/domain"
+import { AccountNotFound, NoEmailOnFile, SpendingId, SpendingNotFound, Spendings } from "@app/domain"
 import { Schema } from "effect"
 import { documentCsvResponse } from "../shared/Csv.js"
 import { errors, success } from "../shared/Envelope.js"
 import { pageFields } from "../shared/Paging.js"
-import { Body, CalendarDate, msg, Uuid } from "../shared/Schemas.js"
+import { Body, CalendarDate, msg, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { ReportFormat } from "../transactions/Api.js"
 import { EmailedReportView, SpendingPageView, SpendingReportView, SpendingView } from "./Views.js"
@@ -31,7 +31,7 @@ const SpendingDate = CalendarDate.annotations({
   description: `the day of the spending, YYYY-MM-DD, not after today in ${SPENDING_ZONE}`
 })
 
-const SpendingId = HttpApiSchema.param("id", Uuid)
+const SpendingIdParam = HttpApiSchema.param("id", UuidOf(SpendingId))
 
 /** The CSV variant of the report, as documented (the handler sends it raw). */
 const csvBody =
@@ -98,7 +98,7 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
       )
   )
   .add(
-    HttpApiEndpoint.patch("update")`/${SpendingId}`
+    HttpApiEndpoint.patch("update")`/${SpendingIdParam}`
       .setPayload(Body({
         amountKobo: Schema.optionalWith(Amount, { exact: true }),
         category: Schema.optionalWith(Category, { exact: true }),
@@ -109,7 +109,7 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
       .addError(errors(SpendingNotFound))
   )
   .add(
-    HttpApiEndpoint.del("remove")`/${SpendingId}`
+    HttpApiEndpoint.del("remove")`/${SpendingIdParam}`
       .addSuccess(success("Spending", SpendingView, { message: "Spending removed." }))
       .addError(errors(SpendingNotFound))
   )

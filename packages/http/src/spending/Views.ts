@@ -1,11 +1,11 @@
 /** What the spending endpoints answer: a spending, a page of them, the report, the emailed report. */
-import { KoboString, type Page, type Spending, type Spendings } from "@app/domain"
+import { KoboString, type Page, type Spending, SpendingId, type Spendings } from "@app/domain"
 import { Schema } from "effect"
 import { PageView, pageView } from "../shared/Paging.js"
 
 /** The spec's Spending; amountKobo as a decimal string. */
 export const SpendingView = Schema.Struct({
-  id: Schema.String,
+  id: SpendingId,
   amountKobo: KoboString,
   category: Schema.String,
   description: Schema.NullOr(Schema.String),
