@@ -26,6 +26,7 @@ import { atomically, now } from "../shared/UseCase.js"
 import { Notifier } from "../notifications/Ports.js"
 import * as Audit from "./Audit.js"
 import { permissionMatrix, requirePermission } from "./Permissions.js"
+import { staffAction, voidOpenLinks } from "./StaffAudit.js"
 import {
   LinkGone,
   PermissionDenied,
@@ -90,10 +91,6 @@ const checkThrottle = (keys: { readonly emailAndClient: string; readonly client:
       }
     }
   })
-
-/** One audit row for a staff member's action on another member (or themselves). */
-const staffAction = (actor: StaffMember, action: string, targetId: string, after: Audit.Json = null) =>
-  Audit.record({ actorKind: "staff", actorId: actor.id, action, targetKind: "staff", targetId, after })
 
 export interface SignedIn {
   readonly token: string
@@ -259,7 +256,7 @@ export const useLink = (token: string, password: Redacted.Redacted<string>) =>
         const repo = yield* StaffRepo
         const updated = yield* repo.update(member.id, { passwordHash, status: "active", updatedAt: at })
         yield* repo.recordSignIn(member.id, at)
-        yield* staffAction(member, "staff.password_set", member.id, { purpose: link.purpose })
+        yield* staffAction(member, "staff.password_set", member.id, { after: { purpose: link.purpose } })
         return updated
       })
     )
@@ -293,7 +290,7 @@ export const invite = (actor: StaffMember, input: InviteInput) =>
     yield* atomically(
       Effect.zipRight(
         (yield* StaffRepo).create(member),
-        staffAction(actor, "staff.invite", member.id, { email: Audit.maskContact(member.email), role: member.role })
+        staffAction(actor, "staff.invite", member.id, { after: { email: Audit.maskContact(member.email), role: member.role } })
       )
     )
     yield* sendLink(member, "invite")
@@ -335,7 +332,7 @@ export const sendLinkTo = (actor: StaffMember, staffId: StaffId, input: SendLink
       member = updated.value
     }
     yield* sendLink(member, purpose)
-    yield* staffAction(actor, "staff.send_link", member.id, { purpose })
+    yield* staffAction(actor, "staff.send_link", member.id, { after: { purpose } })
     return { purpose, staff: publicStaff(member) }
   }).pipe(withSpan("StaffAccess.sendLinkTo"))
 
@@ -357,15 +354,8 @@ export const changeEmail = (actor: StaffMember, staffId: StaffId, email: string)
     const updated = yield* atomically(Effect.gen(function*() {
       const updated = yield* repo.update(staffId, { email: next, updatedAt: at })
       if (Option.isNone(updated)) return yield* new StaffNotFound({ staffId })
-      const links = yield* StaffLinkRepo
-      yield* links.revokeOpen(staffId, "invite", at)
-      yield* links.revokeOpen(staffId, "reset", at)
-      yield* Audit.record({
-        actorKind: "staff",
-        actorId: actor.id,
-        action: "staff.email_changed",
-        targetKind: "staff",
-        targetId: staffId,
+      yield* voidOpenLinks(staffId, at)
+      yield* staffAction(actor, "staff.email_changed", staffId, {
         before: { email: Audit.maskContact(found.value.email) },
         after: { email: Audit.maskContact(next), linksVoided: true, sessionsEnded: true }
       })
