@@ -26,7 +26,7 @@ import { atomically, now } from "../shared/UseCase.js"
 import { Notifier } from "../notifications/Ports.js"
 import * as Audit from "./Audit.js"
 import { permissionMatrix, requirePermission } from "./Permissions.js"
-import { staffAction, voidOpenLinks } from "./StaffAudit.js"
+import { orStaffNotFound, staffAction, voidOpenLinks } from "./StaffAudit.js"
 import {
   LinkGone,
   PermissionDenied,
@@ -315,21 +315,17 @@ export const sendLinkTo = (actor: StaffMember, staffId: StaffId, input: SendLink
   Effect.gen(function*() {
     yield* requirePermission(actor, "staff:send_link")
     const repo = yield* StaffRepo
-    const found = yield* repo.findById(staffId)
-    if (Option.isNone(found)) return yield* new StaffNotFound({ staffId })
-    let member = found.value
+    let member = yield* orStaffNotFound(staffId, repo.findById(staffId))
     if (member.role === "superadmin" && actor.role !== "superadmin") return yield* new PermissionDenied({ permission: "staff:invite" })
     if (member.status === "disabled") return yield* new StaffNotFound({ staffId })
     if (input.email !== undefined && normalizeEmail(input.email) !== member.email) return yield* new SendLinkEmailRefused()
     const purpose: LinkPurpose = member.passwordHash === null ? "invite" : "reset"
     if (purpose === "invite" && (input.firstName !== undefined || input.lastName !== undefined)) {
-      const updated = yield* repo.update(member.id, {
+      member = yield* orStaffNotFound(staffId, repo.update(member.id, {
         ...(input.firstName === undefined ? {} : { firstName: input.firstName }),
         ...(input.lastName === undefined ? {} : { lastName: input.lastName }),
         updatedAt: yield* now
-      })
-      if (Option.isNone(updated)) return yield* new StaffNotFound({ staffId })
-      member = updated.value
+      }))
     }
     yield* sendLink(member, purpose)
     yield* staffAction(actor, "staff.send_link", member.id, { after: { purpose } })
@@ -346,20 +342,18 @@ export const changeEmail = (actor: StaffMember, staffId: StaffId, email: string)
   Effect.gen(function*() {
     yield* requirePermission(actor, "staff:change_email")
     const repo = yield* StaffRepo
-    const found = yield* repo.findById(staffId)
-    if (Option.isNone(found)) return yield* new StaffNotFound({ staffId })
+    const found = yield* orStaffNotFound(staffId, repo.findById(staffId))
     const next = normalizeEmail(email)
-    if (next === found.value.email) return publicStaff(found.value)
+    if (next === found.email) return publicStaff(found)
     const at = yield* now
     const updated = yield* atomically(Effect.gen(function*() {
-      const updated = yield* repo.update(staffId, { email: next, updatedAt: at })
-      if (Option.isNone(updated)) return yield* new StaffNotFound({ staffId })
+      const updated = yield* orStaffNotFound(staffId, repo.update(staffId, { email: next, updatedAt: at }))
       yield* voidOpenLinks(staffId, at)
       yield* staffAction(actor, "staff.email_changed", staffId, {
-        before: { email: Audit.maskContact(found.value.email) },
+        before: { email: Audit.maskContact(found.email) },
         after: { email: Audit.maskContact(next), linksVoided: true, sessionsEnded: true }
       })
-      return updated.value
+      return updated
     }))
     return publicStaff(updated)
   }).pipe(withSpan("StaffAccess.changeEmail"))

@@ -25,10 +25,10 @@ import { Effect, Option } from "effect"
 import { atomically, now } from "../shared/UseCase.js"
 import { requirePermission } from "./Permissions.js"
 import { publicStaff, type PublicStaff } from "./StaffAccess.js"
-import { OwnStaffChange, StaffNotFound, StaffUnauthenticated } from "./StaffErrors.js"
+import { OwnStaffChange, StaffUnauthenticated } from "./StaffErrors.js"
 import type { StaffMember, StaffRole, StaffStatus } from "./StaffModel.js"
 import { type StaffPatch, StaffRepo } from "./StaffPorts.js"
-import { staffAction, voidOpenLinks } from "./StaffAudit.js"
+import { orStaffNotFound, staffAction, voidOpenLinks } from "./StaffAudit.js"
 import { withSpan } from "../shared/Spans.js"
 
 export interface StaffEntry extends PublicStaff {
@@ -66,15 +66,15 @@ const guarded = (actor: StaffMember, staffId: StaffId) =>
     if (
       !superadmins.includes(actor.id) || Option.isNone(current) || current.value.tokenVersion !== actor.tokenVersion
     ) return yield* new StaffUnauthenticated()
-    const found = yield* repo.findById(staffId)
-    if (Option.isNone(found)) return yield* new StaffNotFound({ staffId })
-    return found.value
+    return yield* orStaffNotFound(staffId, repo.findById(staffId))
   })
 
 const apply = (staffId: StaffId, patch: StaffPatch) =>
-  Effect.flatMap(StaffRepo, (repo) => repo.update(staffId, patch)).pipe(
-    Effect.catchTag("StaffEmailTaken", () => Effect.dieMessage("a role or status change cannot take an email")),
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new StaffNotFound({ staffId })), onSome: Effect.succeed }))
+  orStaffNotFound(
+    staffId,
+    Effect.flatMap(StaffRepo, (repo) => repo.update(staffId, patch)).pipe(
+      Effect.catchTag("StaffEmailTaken", () => Effect.dieMessage("a role or status change cannot take an email"))
+    )
   )
 
 /** PATCH /admin/staff/{id}/role (staff:change_role): the member's role; their sessions end. */
