@@ -14,6 +14,21 @@ import { MetricsLive, TracingLive } from "./Telemetry.js"
 /** The adapters over a migrated database; a new embedded one starts from the build's template (Startup.ts). */
 const Adapters = AdaptersLive.pipe(Layer.provide(PgliteTemplateLive))
 
+/**
+ * What each runnable stands on: the provider (with the in-process sandbox, unless
+ * CORE_BANKING_URL is set), GET /metrics on this process's METRICS_PORT and the gauge sampler, the
+ * adapters, the tracer (first, so every layer above, and the server's requests, is traced as
+ * `serviceName`) and the configuration.
+ */
+const onPlatform = (serviceName: string) => <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  layer.pipe(
+    Layer.provide(CoreBankingLive),
+    Layer.merge(MetricsLive),
+    Layer.provide(Adapters),
+    Layer.provide(TracingLive(serviceName)),
+    Layer.provide(AppConfigLive)
+  )
+
 /** The API on PORT, then "API listening on …, started in N ms". */
 const Api = logListening(HttpAppWithoutProvider.pipe(Layer.provideMerge(NodeServerLive)))
 
@@ -28,16 +43,9 @@ const Api = logListening(HttpAppWithoutProvider.pipe(Layer.provideMerge(NodeServ
 export const runStart = () =>
   runService(
     // the scheduler once the API serves: its first runs (every job at once, on PGlite's one
-    // connection and this one thread) would otherwise hold up the API's start
-    SchedulerLive.pipe(
-      Layer.provide(Api),
-      Layer.provide(CoreBankingLive),
-      // one metrics endpoint (METRICS_PORT) for the API and the scheduler of this process
-      Layer.merge(MetricsLive),
-      Layer.provide(Adapters),
-      Layer.provide(TracingLive("kobo-plans")),
-      Layer.provide(AppConfigLive)
-    )
+    // connection and this one thread) would otherwise hold up the API's start; one metrics
+    // endpoint (METRICS_PORT) for the API and the scheduler of this process
+    SchedulerLive.pipe(Layer.provide(Api), onPlatform("kobo-plans"))
   )
 
 /**
@@ -46,28 +54,11 @@ export const runStart = () =>
  * that accepts requests before the routes exist leaves them unanswered. The sandbox's webhook goes
  * to PORT. Metrics on METRICS_PORT; traces to OTEL_EXPORTER_OTLP_ENDPOINT if set.
  */
-export const runHttp = () =>
-  runService(
-    Api.pipe(
-      Layer.provide(CoreBankingLive),
-      // GET /metrics on METRICS_PORT and the gauge sampler
-      Layer.merge(MetricsLive),
-      Layer.provide(Adapters),
-      // the tracer first, so every layer above (and the server's requests) is traced
-      Layer.provide(TracingLive("kobo-plans-http")),
-      Layer.provide(AppConfigLive)
-    )
-  )
+export const runHttp = () => runService(Api.pipe(onPlatform("kobo-plans-http")))
 
 /** `npm run start:scheduler`: the scheduled jobs alone, against the configured database. */
 export const runScheduler = () =>
   runService(
-    logStarted("scheduler", SchedulerLive).pipe(
-      Layer.provide(CoreBankingLive),
-      // GET /metrics on this process's METRICS_PORT (job runs, provider calls, payouts, gauges)
-      Layer.merge(MetricsLive),
-      Layer.provide(Adapters),
-      Layer.provide(TracingLive("kobo-plans-scheduler")),
-      Layer.provide(AppConfigLive)
-    )
+    // its metrics: job runs, provider calls, payouts, gauges
+    logStarted("scheduler", SchedulerLive).pipe(onPlatform("kobo-plans-scheduler"))
   )

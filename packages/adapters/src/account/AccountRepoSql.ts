@@ -1,4 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import { Account, AccountId, AccountRepo, Customer, CustomerId, UniqueViolation, type AccountWithCustomer } from "@app/domain"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
@@ -31,6 +32,16 @@ const toDomain = (r: typeof JoinedRow.Type): AccountWithCustomer => ({
     )
   )
 })
+
+/**
+ * A unique violation as the port's UniqueViolation, on the field of the first `[word, field]` whose
+ * word the violated constraint's name contains; any other failure is a defect.
+ */
+const uniqueOn = (fields: ReadonlyArray<readonly [string, UniqueViolation["field"]]>) => (error: SqlError) => {
+  const constraint = uniqueViolation(error)
+  const field = constraint === undefined ? undefined : fields.find(([word]) => constraint.includes(word))?.[1]
+  return field === undefined ? Effect.die(error) : Effect.fail(new UniqueViolation({ field }))
+}
 
 export const AccountRepoSql = Layer.effect(
   AccountRepo,
@@ -99,18 +110,7 @@ export const AccountRepoSql = Layer.effect(
             })
           }`
         })).pipe(
-          Effect.catchTag("SqlError", (error) => {
-            const constraint = uniqueViolation(error)
-            if (constraint === undefined) return Effect.die(error)
-            const field = constraint.includes("email")
-              ? "email" as const
-              : constraint.includes("phone")
-              ? "phone" as const
-              : constraint.includes("referral")
-              ? "referralCode" as const
-              : undefined
-            return field === undefined ? Effect.die(error) : Effect.fail(new UniqueViolation({ field }))
-          })
+          Effect.catchTag("SqlError", uniqueOn([["email", "email"], ["phone", "phone"], ["referral", "referralCode"]]))
         ),
       findById: (accountId) => selectJoined(sql`a.id = ${accountId}`),
       findByEmail: (email) => selectJoined(sql`a.email = ${email}`),
@@ -165,17 +165,7 @@ export const AccountRepoSql = Layer.effect(
             WHERE id = ${accountId}`
           return true
         })).pipe(
-          Effect.catchTag("SqlError", (error) => {
-            const constraint = uniqueViolation(error)
-            const field = constraint === undefined
-              ? undefined
-              : constraint.includes("bvn_hash")
-              ? "bvnHash" as const
-              : constraint.includes("phone")
-              ? "phone" as const
-              : undefined
-            return field === undefined ? Effect.die(error) : Effect.fail(new UniqueViolation({ field }))
-          })
+          Effect.catchTag("SqlError", uniqueOn([["bvn_hash", "bvnHash"], ["phone", "phone"]]))
         ),
       findByBvnHash: (bvnHash) => selectJoined(sql`c.bvn_hash = ${bvnHash}`),
       setCoreAccount: (accountId, core, now) =>

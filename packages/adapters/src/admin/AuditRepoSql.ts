@@ -21,20 +21,12 @@ interface Row {
 
 const decodeEntry = Schema.decodeUnknown(AuditEntry)
 
-const toEntry = (r: Row) =>
-  decodeEntry({
-    seq: Number(r.seq),
-    at: r.at,
-    actorKind: r.actorKind,
-    actorId: r.actorId,
-    action: r.action,
-    targetKind: r.targetKind,
-    targetId: r.targetId,
-    before: r.beforeJson === null ? null : JSON.parse(r.beforeJson),
-    after: r.afterJson === null ? null : JSON.parse(r.afterJson),
-    prevHash: r.prevHash,
-    hash: r.hash
-  })
+/** `before` and `after` are kept as JSON text (null stays null). */
+const toJson = (value: unknown) => (value === null ? null : JSON.stringify(value))
+const fromJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text))
+
+const toEntry = ({ afterJson, beforeJson, ...r }: Row) =>
+  decodeEntry({ ...r, seq: Number(r.seq), before: fromJson(beforeJson), after: fromJson(afterJson) })
 
 export const AuditRepoSql = Layer.effect(
   AuditRepo,
@@ -46,23 +38,9 @@ export const AuditRepoSql = Layer.effect(
         Effect.map((rows) => ({ seq: Number(rows[0]!.seq), hash: rows[0]!.hash })),
         orDieDb
       ),
-      insert: (e) =>
+      insert: ({ after, before, ...e }) =>
         Effect.zipRight(
-          sql`INSERT INTO audit_log ${
-            sql.insert({
-              seq: e.seq,
-              at: e.at,
-              actorKind: e.actorKind,
-              actorId: e.actorId,
-              action: e.action,
-              targetKind: e.targetKind,
-              targetId: e.targetId,
-              beforeJson: e.before === null ? null : JSON.stringify(e.before),
-              afterJson: e.after === null ? null : JSON.stringify(e.after),
-              prevHash: e.prevHash,
-              hash: e.hash
-            })
-          }`,
+          sql`INSERT INTO audit_log ${sql.insert({ ...e, beforeJson: toJson(before), afterJson: toJson(after) })}`,
           sql`UPDATE audit_head SET seq = ${e.seq}, hash = ${e.hash} WHERE id = 1`
         ).pipe(Effect.asVoid, orDieDb),
       list: (f, page) => {

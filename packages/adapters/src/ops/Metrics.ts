@@ -11,51 +11,31 @@ import { Cause, Duration, Effect, Metric, MetricBoundaries, MetricLabel, Option 
 /** Seconds buckets from 5 ms to ~82 s (HTTP requests, provider calls, job runs). */
 export const secondsBoundaries = MetricBoundaries.exponential({ start: 0.005, factor: 2, count: 16 })
 
-export const httpRequestsTotal = Metric.counter("http_requests_total", {
-  description: "HTTP requests answered, by route template, method and status",
-  incremental: true
-})
+/** A counter that only goes up (Prometheus's `_total`). */
+const counterOf = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
 
-export const httpRequestDuration = Metric.histogram(
-  "http_request_duration_seconds",
-  secondsBoundaries,
-  "Time to answer an HTTP request, by route template and method"
-)
+/** A histogram of durations in seconds, on `secondsBoundaries`. */
+const secondsHistogramOf = (name: string, description: string) => Metric.histogram(name, secondsBoundaries, description)
 
-export const providerCallsTotal = Metric.counter("provider_calls_total", {
-  description: "Core banking provider calls, by operation and outcome (ok, refused, unknown, misconfigured, defect, interrupted)",
-  incremental: true
-})
+const gaugeOf = (name: string, description: string) => Metric.gauge(name, { description })
 
-export const providerCallDuration = Metric.histogram(
-  "provider_call_duration_seconds",
-  secondsBoundaries,
-  "Duration of a core banking provider call (all its attempts), by operation"
-)
+export const httpRequestsTotal = counterOf("http_requests_total", "HTTP requests answered, by route template, method and status")
 
-export const notificationsSentTotal = Metric.counter("notifications_sent_total", {
-  description: "Email and SMS send attempts, by channel and outcome (sent, failed)",
-  incremental: true
-})
+export const httpRequestDuration = secondsHistogramOf("http_request_duration_seconds", "Time to answer an HTTP request, by route template and method")
 
-export const jobRunsTotal = Metric.counter("job_runs_total", {
-  description: "Scheduled job runs, by job and result (ok, failed)",
-  incremental: true
-})
+export const providerCallsTotal = counterOf("provider_calls_total", "Core banking provider calls, by operation and outcome (ok, refused, unknown, misconfigured, defect, interrupted)")
 
-export const jobDuration = Metric.histogram(
-  "job_duration_seconds",
-  secondsBoundaries,
-  "Duration of a scheduled job run, by job"
-)
+export const providerCallDuration = secondsHistogramOf("provider_call_duration_seconds", "Duration of a core banking provider call (all its attempts), by operation")
 
-export const movementsPending = Metric.gauge("movements_pending", {
-  description: "Money movements (transactions) still pending, sampled every 15 s"
-})
+export const notificationsSentTotal = counterOf("notifications_sent_total", "Email and SMS send attempts, by channel and outcome (sent, failed)")
 
-export const outboxDepth = Metric.gauge("outbox_depth", {
-  description: "Notification outbox rows by status (pending, sent, failed), sampled every 15 s"
-})
+export const jobRunsTotal = counterOf("job_runs_total", "Scheduled job runs, by job and result (ok, failed)")
+
+export const jobDuration = secondsHistogramOf("job_duration_seconds", "Duration of a scheduled job run, by job")
+
+export const movementsPending = gaugeOf("movements_pending", "Money movements (transactions) still pending, sampled every 15 s")
+
+export const outboxDepth = gaugeOf("outbox_depth", "Notification outbox rows by status (pending, sent, failed), sampled every 15 s")
 
 /** Adds one to `counter` with the given labels. */
 export const count = (counter: Metric.Metric.Counter<number>, labels: Record<string, string>) => update(counter, 1, labels)

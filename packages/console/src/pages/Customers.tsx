@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react"
 import { Link, useSearchParams } from "react-router"
 import { api, query } from "../client.js"
 import { Badge, Empty, LoadState, PageHeader, Pager, Select, TextInput, useLoad } from "../components/ui.js"
+import { Table } from "../components/tables.js"
 import { fullName, kobo, when } from "../format.js"
 
 const STATUSES = ["unverified", "verified", "active", "suspended", "closing", "closed", "deleted"]
@@ -48,37 +49,20 @@ export const CustomersPage = () => {
       {loaded.data !== undefined && (
         loaded.data.items.length === 0 ? <Empty>No customer matches.</Empty> : (
           <>
-            <div className="table-wrap">
-              <table>
-                <caption className="sr-only">Customers found</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Phone</th>
-                    <th scope="col">Account</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">KYC</th>
-                    <th scope="col" className="num">Last balance</th>
-                    <th scope="col">Joined</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {loaded.data.items.map((c) => (
-                    <tr key={c.id}>
-                      <td><Link to={`/customers/${c.id}`}>{fullName(c)}</Link></td>
-                      <td>{c.email}</td>
-                      <td>{c.phone ?? "—"}</td>
-                      <td>{c.accountNumber ?? "—"}</td>
-                      <td><Badge value={c.customerStatus} /></td>
-                      <td><Badge value={c.kycStatus} /></td>
-                      <td className="num">{kobo(c.lastKnownBalanceKobo)}</td>
-                      <td>{when(c.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table caption="Customers found" columns={["Name", "Email", "Phone", "Account", "Status", "KYC", { label: "Last balance", num: true }, "Joined"]}>
+              {loaded.data.items.map((c) => (
+                <tr key={c.id}>
+                  <td><Link to={`/customers/${c.id}`}>{fullName(c)}</Link></td>
+                  <td>{c.email}</td>
+                  <td>{c.phone ?? "—"}</td>
+                  <td>{c.accountNumber ?? "—"}</td>
+                  <td><Badge value={c.customerStatus} /></td>
+                  <td><Badge value={c.kycStatus} /></td>
+                  <td className="num">{kobo(c.lastKnownBalanceKobo)}</td>
+                  <td>{when(c.createdAt)}</td>
+                </tr>
+              ))}
+            </Table>
             <Pager
               page={loaded.data.page}
               totalPages={loaded.data.totalPages}

@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useId, useState } from "react"
 import { ApiFailure } from "@app/client"
 import { api, type Result } from "../client.js"
 import { useAuth } from "../auth.js"
-import { FlashMessage, LoadState, PageHeader, useAction, useLoad } from "../components/ui.js"
+import { type Flash, FlashMessage, LoadState, PageHeader, useAction, useLoad } from "../components/ui.js"
 import {
   changesInWords,
   countAbout,
@@ -90,8 +90,16 @@ const serverErrors = (e: unknown): Errors | null => {
   return out
 }
 
-/** The review-then-save flow shared by the forms: PATCH, then the outcome or the server's field errors. */
-const useSave = (setting: Setting, onSaved: () => void) => {
+/**
+ * The review-then-save flow shared by the forms: the draft, the problems found in it (by the form
+ * or by the server, `problem`), the change under review (`propose` puts it there), and `end`, the
+ * form's last part (FormEnd), whose Save sends the PATCH and shows the outcome or the server's
+ * field errors.
+ */
+const useReviewForm = <D, V>(setting: Setting, onSaved: () => void, initial: () => D) => {
+  const [draft, setDraft] = useState<D>(initial)
+  const [errors, setErrors] = useState<Errors>({})
+  const [review, setReview] = useState<{ readonly value: V; readonly lines: ReadonlyArray<string> } | null>(null)
   const { flash, busy, run } = useAction()
   const [serverFieldErrors, setServerFieldErrors] = useState<Errors>({})
   /** `done` closes the review: after a save, and after a refusal (back to the fields, the problems beside them) */
@@ -115,7 +123,22 @@ const useSave = (setting: Setting, onSaved: () => void) => {
       }
     })
   }
-  return { flash, busy, save, serverFieldErrors }
+  const problem = (key: string) => errors[key] ?? serverFieldErrors[key]
+  const propose = (value: V, lines: ReadonlyArray<string>) =>
+    setReview({ value, lines: lines.length === 0 ? ["No change: every field keeps its value."] : lines })
+  const end = (
+    <FormEnd
+      title={titleOf(setting.key)}
+      review={review}
+      busy={busy}
+      formError={serverFieldErrors[""]}
+      flash={flash}
+      onUndo={() => { setDraft(initial()); setErrors({}) }}
+      onBack={() => setReview(null)}
+      onSave={(value) => save(value, () => setReview(null))}
+    />
+  )
+  return { draft, setDraft, setErrors, review, problem, propose, end }
 }
 
 /** A labelled input with its hint and, next to it, the problem found (by the form or by the server). */
@@ -154,22 +177,42 @@ const Input = ({ label, value, onChange, hint, error, prefix, suffix }: {
 const affixes = (spec: FieldSpec) =>
   spec.kind === "naira" ? { prefix: "₦" } : spec.kind === "percent" ? { suffix: "%" } : {}
 
-/** Before → after, in words, and the buttons that save or go back. */
-const Review = ({ title, lines, busy, onSave, onBack }: {
+/**
+ * The end of a settings form: the server's problem with the form as a whole; while editing, the
+ * buttons that review or undo the edits; once reviewed, the change before → after in words and the
+ * buttons that save it or go back; then the outcome.
+ */
+const FormEnd = <V,>({ title, review, busy, formError, flash, onUndo, onBack, onSave }: {
   readonly title: string
-  readonly lines: ReadonlyArray<ReactNode>
+  readonly review: { readonly value: V; readonly lines: ReadonlyArray<ReactNode> } | null
   readonly busy: boolean
-  readonly onSave: () => void
+  readonly formError: string | undefined
+  readonly flash: Flash
+  readonly onUndo: () => void
   readonly onBack: () => void
+  readonly onSave: (value: V) => void
 }) => (
-  <div role="group" aria-label={`Review the change to ${title}`} className="review">
-    <p><strong>This change will set:</strong></p>
-    <ul>{lines.map((l, i) => <li key={i}>{l}</li>)}</ul>
-    <div className="row">
-      <button type="button" disabled={busy} onClick={onSave}>Save change</button>
-      <button type="button" className="secondary" disabled={busy} onClick={onBack}>Back to edit</button>
-    </div>
-  </div>
+  <>
+    {formError !== undefined && <p className="field-error">{formError}</p>}
+    {review === null
+      ? (
+        <div className="row">
+          <button type="submit" disabled={busy}>Review change</button>
+          <button type="button" className="secondary" onClick={onUndo}>Undo edits</button>
+        </div>
+      )
+      : (
+        <div role="group" aria-label={`Review the change to ${title}`} className="review">
+          <p><strong>This change will set:</strong></p>
+          <ul>{review.lines.map((l, i) => <li key={i}>{l}</li>)}</ul>
+          <div className="row">
+            <button type="button" disabled={busy} onClick={() => onSave(review.value)}>Save change</button>
+            <button type="button" className="secondary" disabled={busy} onClick={onBack}>Back to edit</button>
+          </div>
+        </div>
+      )}
+    <FlashMessage flash={flash} />
+  </>
 )
 
 const FieldsForm = ({ setting, fields, single = false, writable, onSaved }: {
@@ -184,10 +227,7 @@ const FieldsForm = ({ setting, fields, single = false, writable, onSaved }: {
   const current = asObject(setting.value)
   const defaults = asObject(setting.defaultValue)
   const initial = () => Object.fromEntries(fields.map((f) => [f.key, toInput(f.kind, current[f.key])]))
-  const [draft, setDraft] = useState<Record<string, string>>(initial)
-  const [errors, setErrors] = useState<Errors>({})
-  const [review, setReview] = useState<{ readonly value: unknown; readonly lines: ReadonlyArray<string> } | null>(null)
-  const { flash, busy, save, serverFieldErrors } = useSave(setting, onSaved)
+  const { draft, setDraft, setErrors, review, problem, propose, end } = useReviewForm<Record<string, string>, unknown>(setting, onSaved, initial)
   const title = titleOf(setting.key)
 
   if (!writable) {
@@ -212,10 +252,8 @@ const FieldsForm = ({ setting, fields, single = false, writable, onSaved }: {
     setErrors(found)
     if (Object.keys(found).length > 0) return
     const lines = changesInWords(fields, current, after)
-    setReview({ value: single ? after[""] : after, lines: lines.length === 0 ? ["No change: every field keeps its value."] : lines })
+    propose(single ? after[""] : after, lines)
   }
-  const problem = (key: string) => errors[key] ?? serverFieldErrors[key]
-
   return (
     <form onSubmit={check} noValidate>
       <fieldset disabled={review !== null} className="plain">
@@ -232,24 +270,7 @@ const FieldsForm = ({ setting, fields, single = false, writable, onSaved }: {
           />
         ))}
       </fieldset>
-      {serverFieldErrors[""] !== undefined && <p className="field-error">{serverFieldErrors[""]}</p>}
-      {review === null
-        ? (
-          <div className="row">
-            <button type="submit" disabled={busy}>Review change</button>
-            <button type="button" className="secondary" onClick={() => { setDraft(initial()); setErrors({}) }}>Undo edits</button>
-          </div>
-        )
-        : (
-          <Review
-            title={title}
-            lines={review.lines}
-            busy={busy}
-            onBack={() => setReview(null)}
-            onSave={() => save(review.value, () => setReview(null))}
-          />
-        )}
-      <FlashMessage flash={flash} />
+      {end}
     </form>
   )
 }
@@ -274,10 +295,7 @@ const NipFeesForm = ({ setting, writable, onSaved }: {
     tiers: current.tiers.map((t): TierDraft => ({ upTo: t.upToKobo === null ? "" : koboToNaira(t.upToKobo), fee: koboToNaira(t.feeKobo) })),
     vat: basisPointsToPercent(current.vatBasisPoints)
   })
-  const [draft, setDraft] = useState(initial)
-  const [errors, setErrors] = useState<Errors>({})
-  const [review, setReview] = useState<{ readonly value: NipValue; readonly lines: ReadonlyArray<string> } | null>(null)
-  const { flash, busy, save, serverFieldErrors } = useSave(setting, onSaved)
+  const { draft, setDraft, setErrors, review, problem, propose, end } = useReviewForm<ReturnType<typeof initial>, NipValue>(setting, onSaved, initial)
   const title = titleOf(setting.key)
   const vatWords = (bp: string) => `${basisPointsToPercent(bp)}%`
 
@@ -318,10 +336,8 @@ const NipFeesForm = ({ setting, writable, onSaved }: {
       ...(JSON.stringify(before) === JSON.stringify(after) ? [] : [`Fee tiers: ${before.join("; ")} → ${after.join("; ")}`]),
       ...(vat === current.vatBasisPoints ? [] : [`VAT on the fee: ${vatWords(current.vatBasisPoints)} → ${vatWords(vat)}`])
     ]
-    setReview({ value: { tiers, vatBasisPoints: vat }, lines: lines.length === 0 ? ["No change: every field keeps its value."] : lines })
+    propose({ tiers, vatBasisPoints: vat }, lines)
   }
-  const problem = (key: string) => errors[key] ?? serverFieldErrors[key]
-
   return (
     <form onSubmit={check} noValidate>
       <fieldset disabled={review !== null} className="plain">
@@ -357,18 +373,7 @@ const NipFeesForm = ({ setting, writable, onSaved }: {
           error={problem("vatBasisPoints")}
         />
       </fieldset>
-      {serverFieldErrors[""] !== undefined && <p className="field-error">{serverFieldErrors[""]}</p>}
-      {review === null
-        ? (
-          <div className="row">
-            <button type="submit" disabled={busy}>Review change</button>
-            <button type="button" className="secondary" onClick={() => { setDraft(initial()); setErrors({}) }}>Undo edits</button>
-          </div>
-        )
-        : (
-          <Review title={title} lines={review.lines} busy={busy} onBack={() => setReview(null)} onSave={() => save(review.value, () => setReview(null))} />
-        )}
-      <FlashMessage flash={flash} />
+      {end}
     </form>
   )
 }

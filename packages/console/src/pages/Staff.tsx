@@ -8,6 +8,7 @@ import { type FormEvent, useState } from "react"
 import { api, type Result } from "../client.js"
 import { useAuth } from "../auth.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, Select, TextInput, useAction, useLoad } from "../components/ui.js"
+import { Table } from "../components/tables.js"
 import { fullName, when } from "../format.js"
 
 type Member = Result<typeof api.adminStaff.listStaff>["items"][number]
@@ -154,73 +155,57 @@ export const StaffPage = () => {
       {pending !== null && <Confirmation pending={pending} busy={busy} onConfirm={confirm} onCancel={() => setPending(null)} />}
       <LoadState loaded={loaded} />
       {loaded.data !== undefined && (members.length === 0 ? <Empty>No staff.</Empty> : (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">Staff members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">Invite</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((m) => {
-                const name = fullName(m)
-                const self = m.id === me?.id
-                const next = roles[m.id] ?? m.role
-                return (
-                  <tr key={m.id}>
-                    <th scope="row">{name}{self && <span className="muted"> (you)</span>}</th>
-                    <td>{m.email}</td>
-                    <td><Badge value={m.role} /></td>
-                    <td><Badge value={m.status} /></td>
-                    <td>{when(m.lastSignInAt)}</td>
-                    <td>{inviteText(m)}</td>
-                    <td>
-                      {self
-                        ? <span className="muted">You cannot change your own role or status.</span>
-                        : (
-                          <div className="row-actions">
-                            {m.status !== "disabled" && can("staff:send_link") && (
-                              <button type="button" className="secondary small" disabled={busy} aria-label={`${m.status === "invited" ? "Resend invite to" : "Send a reset link to"} ${name}`} onClick={() => sendLink(m)}>
-                                {m.status === "invited" ? "Resend invite" : "Send reset link"}
-                              </button>
-                            )}
-                            {can("staff:change_role") && (
-                              <>
-                                <select aria-label={`New role for ${name}`} value={next} onChange={(e) => setRoles({ ...roles, [m.id]: e.target.value as Role })}>
-                                  {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
-                                </select>
-                                <button type="button" className="secondary small" disabled={busy || next === m.role} aria-label={`Change role of ${name}`} onClick={() => setPending({ kind: "role", member: m, role: next })}>
-                                  Change role…
-                                </button>
-                              </>
-                            )}
-                            {can("staff:deactivate") && (m.status === "disabled"
-                              ? (
-                                <button type="button" className="secondary small" disabled={busy} aria-label={`Reactivate ${name}`} onClick={() => setPending({ kind: "reactivate", member: m })}>
-                                  Reactivate…
-                                </button>
-                              )
-                              : (
-                                <button type="button" className="danger small" disabled={busy} aria-label={`Deactivate ${name}`} onClick={() => setPending({ kind: "deactivate", member: m })}>
-                                  Deactivate…
-                                </button>
-                              ))}
-                          </div>
+        <Table caption="Staff members" columns={["Name", "Email", "Role", "Status", "Last sign-in", "Invite", "Actions"]}>
+          {members.map((m) => {
+            const name = fullName(m)
+            const self = m.id === me?.id
+            const next = roles[m.id] ?? m.role
+            return (
+              <tr key={m.id}>
+                <th scope="row">{name}{self && <span className="muted"> (you)</span>}</th>
+                <td>{m.email}</td>
+                <td><Badge value={m.role} /></td>
+                <td><Badge value={m.status} /></td>
+                <td>{when(m.lastSignInAt)}</td>
+                <td>{inviteText(m)}</td>
+                <td>
+                  {self
+                    ? <span className="muted">You cannot change your own role or status.</span>
+                    : (
+                      <div className="row-actions">
+                        {m.status !== "disabled" && can("staff:send_link") && (
+                          <button type="button" className="secondary small" disabled={busy} aria-label={`${m.status === "invited" ? "Resend invite to" : "Send a reset link to"} ${name}`} onClick={() => sendLink(m)}>
+                            {m.status === "invited" ? "Resend invite" : "Send reset link"}
+                          </button>
                         )}
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
+                        {can("staff:change_role") && (
+                          <>
+                            <select aria-label={`New role for ${name}`} value={next} onChange={(e) => setRoles({ ...roles, [m.id]: e.target.value as Role })}>
+                              {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                            </select>
+                            <button type="button" className="secondary small" disabled={busy || next === m.role} aria-label={`Change role of ${name}`} onClick={() => setPending({ kind: "role", member: m, role: next })}>
+                              Change role…
+                            </button>
+                          </>
+                        )}
+                        {can("staff:deactivate") && (m.status === "disabled"
+                          ? (
+                            <button type="button" className="secondary small" disabled={busy} aria-label={`Reactivate ${name}`} onClick={() => setPending({ kind: "reactivate", member: m })}>
+                              Reactivate…
+                            </button>
+                          )
+                          : (
+                            <button type="button" className="danger small" disabled={busy} aria-label={`Deactivate ${name}`} onClick={() => setPending({ kind: "deactivate", member: m })}>
+                              Deactivate…
+                            </button>
+                          ))}
+                      </div>
+                    )}
+                </td>
+              </tr>
+            )
+          })}
+        </Table>
       ))}
     </section>
   )

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router"
 import { api, query } from "../client.js"
 import { useAuth } from "../auth.js"
 import { Named } from "../components/Named.js"
+import { Table } from "../components/tables.js"
 import { Badge, Empty, LoadState, PageHeader, Pager, Select, useLoad } from "../components/ui.js"
 import { label, when } from "../format.js"
 
@@ -30,35 +31,19 @@ export const SupportPage = () => {
       <LoadState loaded={loaded} />
       {loaded.data !== undefined && (loaded.data.items.length === 0 ? <Empty>No tickets.</Empty> : (
         <>
-          <div className="table-wrap">
-            <table>
-              <caption className="sr-only">Tickets, newest activity first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Ticket</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Assigned</th>
-                  <th scope="col">Last message</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.data.items.map((t) => (
-                  <tr key={t.id}>
-                    <td><Link to={`/support/${t.id}`}>{t.reference}</Link></td>
-                    <td>{t.subject}</td>
-                    <td><Named id={t.customerId} name={t.customerName} to={can("customers:read") ? `/customers/${t.customerId}` : undefined} /></td>
-                    <td>{label(t.category)}</td>
-                    <td><Badge value={t.status} /></td>
-                    <td>{t.assignedStaffId === null ? <span className="muted">nobody</span> : <Named id={t.assignedStaffId} name={t.assignedStaffName} />}</td>
-                    <td>{when(t.lastMessageAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table caption="Tickets, newest activity first" columns={["Ticket", "Subject", "Customer", "Category", "Status", "Assigned", "Last message"]}>
+            {loaded.data.items.map((t) => (
+              <tr key={t.id}>
+                <td><Link to={`/support/${t.id}`}>{t.reference}</Link></td>
+                <td>{t.subject}</td>
+                <td><Named id={t.customerId} name={t.customerName} to={can("customers:read") ? `/customers/${t.customerId}` : undefined} /></td>
+                <td>{label(t.category)}</td>
+                <td><Badge value={t.status} /></td>
+                <td>{t.assignedStaffId === null ? <span className="muted">nobody</span> : <Named id={t.assignedStaffId} name={t.assignedStaffName} />}</td>
+                <td>{when(t.lastMessageAt)}</td>
+              </tr>
+            ))}
+          </Table>
           <Pager page={loaded.data.page} totalPages={loaded.data.totalPages} total={loaded.data.total} onPage={setPage} />
         </>
       ))}

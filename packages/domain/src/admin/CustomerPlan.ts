@@ -23,13 +23,8 @@ export interface CustomerPlan {
   /** the NIP fee with VAT debited with the next regular payout */
   readonly perCycleFeeKobo: Kobo
   readonly borrow: { readonly used: number; readonly cap: number }
-  readonly extraCash: {
-    readonly usedToday: number
-    readonly perDay: number
-    readonly usedTotal: number
-    readonly perPlan: number
-    readonly feeBasisPoints: bigint
-  }
+  /** the uses of Extra Cash today and in all, with the rules in force (Settings.ExtraCashSetting) */
+  readonly extraCash: Settings.ExtraCashRules & { readonly usedToday: number; readonly usedTotal: number }
 }
 
 /** GET /admin/customers/{id}/plan (customers:read): the open plan, else the latest completed one; null when none. */
@@ -50,11 +45,9 @@ export const plan = (actor: StaffMember, customerId: CustomerId) =>
       perCycleFeeKobo: payoutFee(p, cycle, instalmentAmount(p), nip),
       borrow: { used: p.borrowCount, cap: yield* Settings.get(Settings.BorrowCap) },
       extraCash: {
+        ...rules,
         usedToday: yield* repo.countMovements(p.id, "early_withdrawal", today),
-        perDay: rules.perDay,
-        usedTotal: yield* repo.countMovements(p.id, "early_withdrawal", null),
-        perPlan: rules.perPlan,
-        feeBasisPoints: rules.feeBasisPoints
+        usedTotal: yield* repo.countMovements(p.id, "early_withdrawal", null)
       }
     } satisfies CustomerPlan
   })

@@ -26,6 +26,7 @@ import { atomically, now } from "../shared/UseCase.js"
 import { Notifier } from "../notifications/Ports.js"
 import * as Audit from "./Audit.js"
 import { permissionMatrix, requirePermission } from "./Permissions.js"
+import { orStaffNotFound, staffAction, voidOpenLinks } from "./StaffAudit.js"
 import {
   LinkGone,
   PermissionDenied,
@@ -90,10 +91,6 @@ const checkThrottle = (keys: { readonly emailAndClient: string; readonly client:
       }
     }
   })
-
-/** One audit row for a staff member's action on another member (or themselves). */
-const staffAction = (actor: StaffMember, action: string, targetId: string, after: Audit.Json = null) =>
-  Audit.record({ actorKind: "staff", actorId: actor.id, action, targetKind: "staff", targetId, after })
 
 export interface SignedIn {
   readonly token: string
@@ -259,7 +256,7 @@ export const useLink = (token: string, password: Redacted.Redacted<string>) =>
         const repo = yield* StaffRepo
         const updated = yield* repo.update(member.id, { passwordHash, status: "active", updatedAt: at })
         yield* repo.recordSignIn(member.id, at)
-        yield* staffAction(member, "staff.password_set", member.id, { purpose: link.purpose })
+        yield* staffAction(member, "staff.password_set", member.id, { after: { purpose: link.purpose } })
         return updated
       })
     )
@@ -293,7 +290,7 @@ export const invite = (actor: StaffMember, input: InviteInput) =>
     yield* atomically(
       Effect.zipRight(
         (yield* StaffRepo).create(member),
-        staffAction(actor, "staff.invite", member.id, { email: Audit.maskContact(member.email), role: member.role })
+        staffAction(actor, "staff.invite", member.id, { after: { email: Audit.maskContact(member.email), role: member.role } })
       )
     )
     yield* sendLink(member, "invite")
@@ -318,24 +315,20 @@ export const sendLinkTo = (actor: StaffMember, staffId: StaffId, input: SendLink
   Effect.gen(function*() {
     yield* requirePermission(actor, "staff:send_link")
     const repo = yield* StaffRepo
-    const found = yield* repo.findById(staffId)
-    if (Option.isNone(found)) return yield* new StaffNotFound({ staffId })
-    let member = found.value
+    let member = yield* orStaffNotFound(staffId, repo.findById(staffId))
     if (member.role === "superadmin" && actor.role !== "superadmin") return yield* new PermissionDenied({ permission: "staff:invite" })
     if (member.status === "disabled") return yield* new StaffNotFound({ staffId })
     if (input.email !== undefined && normalizeEmail(input.email) !== member.email) return yield* new SendLinkEmailRefused()
     const purpose: LinkPurpose = member.passwordHash === null ? "invite" : "reset"
     if (purpose === "invite" && (input.firstName !== undefined || input.lastName !== undefined)) {
-      const updated = yield* repo.update(member.id, {
+      member = yield* orStaffNotFound(staffId, repo.update(member.id, {
         ...(input.firstName === undefined ? {} : { firstName: input.firstName }),
         ...(input.lastName === undefined ? {} : { lastName: input.lastName }),
         updatedAt: yield* now
-      })
-      if (Option.isNone(updated)) return yield* new StaffNotFound({ staffId })
-      member = updated.value
+      }))
     }
     yield* sendLink(member, purpose)
-    yield* staffAction(actor, "staff.send_link", member.id, { purpose })
+    yield* staffAction(actor, "staff.send_link", member.id, { after: { purpose } })
     return { purpose, staff: publicStaff(member) }
   }).pipe(withSpan("StaffAccess.sendLinkTo"))
 
@@ -349,27 +342,18 @@ export const changeEmail = (actor: StaffMember, staffId: StaffId, email: string)
   Effect.gen(function*() {
     yield* requirePermission(actor, "staff:change_email")
     const repo = yield* StaffRepo
-    const found = yield* repo.findById(staffId)
-    if (Option.isNone(found)) return yield* new StaffNotFound({ staffId })
+    const found = yield* orStaffNotFound(staffId, repo.findById(staffId))
     const next = normalizeEmail(email)
-    if (next === found.value.email) return publicStaff(found.value)
+    if (next === found.email) return publicStaff(found)
     const at = yield* now
     const updated = yield* atomically(Effect.gen(function*() {
-      const updated = yield* repo.update(staffId, { email: next, updatedAt: at })
-      if (Option.isNone(updated)) return yield* new StaffNotFound({ staffId })
-      const links = yield* StaffLinkRepo
-      yield* links.revokeOpen(staffId, "invite", at)
-      yield* links.revokeOpen(staffId, "reset", at)
-      yield* Audit.record({
-        actorKind: "staff",
-        actorId: actor.id,
-        action: "staff.email_changed",
-        targetKind: "staff",
-        targetId: staffId,
-        before: { email: Audit.maskContact(found.value.email) },
+      const updated = yield* orStaffNotFound(staffId, repo.update(staffId, { email: next, updatedAt: at }))
+      yield* voidOpenLinks(staffId, at)
+      yield* staffAction(actor, "staff.email_changed", staffId, {
+        before: { email: Audit.maskContact(found.email) },
         after: { email: Audit.maskContact(next), linksVoided: true, sessionsEnded: true }
       })
-      return updated.value
+      return updated
     }))
     return publicStaff(updated)
   }).pipe(withSpan("StaffAccess.changeEmail"))

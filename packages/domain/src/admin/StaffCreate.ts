@@ -13,6 +13,7 @@ import { requirePermission } from "./Permissions.js"
 import { type InviteInput, publicStaff, StaffPolicy } from "./StaffAccess.js"
 import { StaffMember } from "./StaffModel.js"
 import { StaffRepo } from "./StaffPorts.js"
+import { staffAction } from "./StaffAudit.js"
 import { withSpan } from "../shared/Spans.js"
 import { StaffId, newId } from "../shared/Ids.js"
 
@@ -60,12 +61,7 @@ export const createWithPassword = (actor: StaffMember, input: CreateInput) =>
     yield* atomically(
       Effect.zipRight(
         (yield* StaffRepo).create(member),
-        Audit.record({
-          actorKind: "staff",
-          actorId: actor.id,
-          action: "staff.create",
-          targetKind: "staff",
-          targetId: member.id,
+        staffAction(actor, "staff.create", member.id, {
           after: { email: Audit.maskContact(member.email), role: member.role, status: member.status }
         })
       )

@@ -23,12 +23,12 @@
 import type { StaffId } from "../shared/Ids.js"
 import { Effect, Option } from "effect"
 import { atomically, now } from "../shared/UseCase.js"
-import * as Audit from "./Audit.js"
 import { requirePermission } from "./Permissions.js"
 import { publicStaff, type PublicStaff } from "./StaffAccess.js"
-import { OwnStaffChange, StaffNotFound, StaffUnauthenticated } from "./StaffErrors.js"
+import { OwnStaffChange, StaffUnauthenticated } from "./StaffErrors.js"
 import type { StaffMember, StaffRole, StaffStatus } from "./StaffModel.js"
-import { StaffLinkRepo, type StaffPatch, StaffRepo } from "./StaffPorts.js"
+import { type StaffPatch, StaffRepo } from "./StaffPorts.js"
+import { orStaffNotFound, staffAction, voidOpenLinks } from "./StaffAudit.js"
 import { withSpan } from "../shared/Spans.js"
 
 export interface StaffEntry extends PublicStaff {
@@ -66,15 +66,15 @@ const guarded = (actor: StaffMember, staffId: StaffId) =>
     if (
       !superadmins.includes(actor.id) || Option.isNone(current) || current.value.tokenVersion !== actor.tokenVersion
     ) return yield* new StaffUnauthenticated()
-    const found = yield* repo.findById(staffId)
-    if (Option.isNone(found)) return yield* new StaffNotFound({ staffId })
-    return found.value
+    return yield* orStaffNotFound(staffId, repo.findById(staffId))
   })
 
 const apply = (staffId: StaffId, patch: StaffPatch) =>
-  Effect.flatMap(StaffRepo, (repo) => repo.update(staffId, patch)).pipe(
-    Effect.catchTag("StaffEmailTaken", () => Effect.dieMessage("a role or status change cannot take an email")),
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new StaffNotFound({ staffId })), onSome: Effect.succeed }))
+  orStaffNotFound(
+    staffId,
+    Effect.flatMap(StaffRepo, (repo) => repo.update(staffId, patch)).pipe(
+      Effect.catchTag("StaffEmailTaken", () => Effect.dieMessage("a role or status change cannot take an email"))
+    )
   )
 
 /** PATCH /admin/staff/{id}/role (staff:change_role): the member's role; their sessions end. */
@@ -87,12 +87,7 @@ export const changeRole = (actor: StaffMember, staffId: StaffId, role: StaffRole
       const target = yield* guarded(actor, staffId)
       if (target.role === role) return target
       const updated = yield* apply(staffId, { role, updatedAt: at })
-      yield* Audit.record({
-        actorKind: "staff",
-        actorId: actor.id,
-        action: "staff.role_changed",
-        targetKind: "staff",
-        targetId: staffId,
+      yield* staffAction(actor, "staff.role_changed", staffId, {
         before: { role: target.role },
         after: { role, sessionsEnded: true }
       })
@@ -114,15 +109,8 @@ export const deactivate = (actor: StaffMember, staffId: StaffId) =>
       const target = yield* guarded(actor, staffId)
       if (target.status === "disabled") return target
       const updated = yield* apply(staffId, { status: "disabled", updatedAt: at })
-      const links = yield* StaffLinkRepo
-      yield* links.revokeOpen(staffId, "invite", at)
-      yield* links.revokeOpen(staffId, "reset", at)
-      yield* Audit.record({
-        actorKind: "staff",
-        actorId: actor.id,
-        action: "staff.deactivated",
-        targetKind: "staff",
-        targetId: staffId,
+      yield* voidOpenLinks(staffId, at)
+      yield* staffAction(actor, "staff.deactivated", staffId, {
         before: { status: target.status, role: target.role },
         after: { status: "disabled", sessionsEnded: true, linksVoided: true }
       })
@@ -144,12 +132,7 @@ export const reactivate = (actor: StaffMember, staffId: StaffId) =>
       if (target.status !== "disabled") return target
       const status: StaffStatus = target.passwordHash === null ? "invited" : "active"
       const updated = yield* apply(staffId, { status, updatedAt: at })
-      yield* Audit.record({
-        actorKind: "staff",
-        actorId: actor.id,
-        action: "staff.reactivated",
-        targetKind: "staff",
-        targetId: staffId,
+      yield* staffAction(actor, "staff.reactivated", staffId, {
         before: { status: "disabled" },
         after: { status }
       })

@@ -2,9 +2,9 @@
  * Deposits: every inbound credit of the provider history becomes exactly one deposit row.
  */
 import { Effect, Option } from "effect"
-import type { AccountWithCustomer } from "../account/Model.js"
+import type { AccountWithCustomer, Customer } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
-import { raiseAlert } from "../admin/Alerts.js"
+import { type AlertKind, raiseAlert } from "../admin/Alerts.js"
 import { formatNaira, type Kobo } from "../shared/Money.js"
 import { Ids } from "../shared/Ports.js"
 import { referralSucceeded } from "../referrals/Referrals.js"
@@ -22,6 +22,41 @@ export interface DepositSync {
   readonly balanceKobo: Kobo
   /** deposits this sync recorded (0 when another sync had already recorded them) */
   readonly newDeposits: number
+}
+
+/**
+ * A deposit that reached an account which cannot simply keep it: which alert staff get, whose the
+ * account is, and what to do with the money (it is recorded on the customer's ledger either way);
+ * null for an account that keeps it.
+ */
+const strandedDeposit = (customer: Customer): { readonly kind: AlertKind; readonly account: string; readonly todo: string } | null => {
+  switch (customer.customerStatus) {
+    // a closed (frozen) account, or one whose sweep has already left: staff refund it
+    case "closed":
+    case "closing":
+      return {
+        kind: "closed_account_deposit",
+        account: `of customer ${customer.id}, whose account is ${customer.customerStatus}`,
+        todo: "It is recorded on their ledger; refund it to the sender or the customer by hand."
+      }
+    // money for nobody: the customer is gone (their account frozen at the bank since the closure,
+    // its number erased here); only staff can send it back
+    case "deleted":
+      return {
+        kind: "frozen_account_credit",
+        account: `that belonged to customer ${customer.id}, who is deleted (the account is frozen at the bank)`,
+        todo: "It is recorded on the deleted customer's ledger and no one can withdraw it: refund it to the sender by hand."
+      }
+    // frozen by staff or the PIN lock: the money is theirs, but stuck until the unfreeze
+    case "suspended":
+      return {
+        kind: "frozen_account_credit",
+        account: `of customer ${customer.id}, who is suspended (frozen at the bank)`,
+        todo: "It is recorded on their ledger; check it with the freeze's reason (refund it, or leave it for the unfreeze)."
+      }
+    default:
+      return null
+  }
 }
 
 const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
@@ -46,36 +81,13 @@ const syncFor = (found: AccountWithCustomer, accountNumber: string) =>
         yield* Effect.logInfo("deposit recorded").pipe(
           Effect.annotateLogs({ customerId: found.customer.id, reference: deposit.reference })
         )
-        // money that reached a closed (frozen) account, or one whose sweep has already left: it is
-        // on the customer's ledger, and staff refund it
-        if (found.customer.customerStatus === "closed" || found.customer.customerStatus === "closing") {
+        const stranded = strandedDeposit(found.customer)
+        if (stranded !== null) {
           yield* raiseAlert({
-            kind: "closed_account_deposit",
-            dedupKey: `closed_account_deposit:${deposit.reference}`,
+            kind: stranded.kind,
+            dedupKey: `${stranded.kind}:${deposit.reference}`,
             message: `A deposit of ${formatNaira(deposit.amountKobo)} (reference ${deposit.reference}) reached the core account ` +
-              `of customer ${found.customer.id}, whose account is ${found.customer.customerStatus}. It is recorded on their ` +
-              "ledger; refund it to the sender or the customer by hand.",
-            customerId: found.customer.id
-          })
-        } else if (found.customer.customerStatus === "deleted") {
-          // money for nobody: the customer is gone (their account frozen at the bank since the
-          // closure, its number erased here); only staff can send it back
-          yield* raiseAlert({
-            kind: "frozen_account_credit",
-            dedupKey: `frozen_account_credit:${deposit.reference}`,
-            message: `A deposit of ${formatNaira(deposit.amountKobo)} (reference ${deposit.reference}) reached the core account ` +
-              `that belonged to customer ${found.customer.id}, who is deleted (the account is frozen at the bank). It is ` +
-              "recorded on the deleted customer's ledger and no one can withdraw it: refund it to the sender by hand.",
-            customerId: found.customer.id
-          })
-        } else if (found.customer.customerStatus === "suspended") {
-          // frozen by staff or the PIN lock: the money is theirs, but stuck until the unfreeze
-          yield* raiseAlert({
-            kind: "frozen_account_credit",
-            dedupKey: `frozen_account_credit:${deposit.reference}`,
-            message: `A deposit of ${formatNaira(deposit.amountKobo)} (reference ${deposit.reference}) reached the core account ` +
-              `of customer ${found.customer.id}, who is suspended (frozen at the bank). It is recorded on their ledger; ` +
-              "check it with the freeze's reason (refund it, or leave it for the unfreeze).",
+              `${stranded.account}. ${stranded.todo}`,
             customerId: found.customer.id
           })
         }

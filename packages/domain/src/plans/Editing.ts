@@ -48,6 +48,15 @@ const verifyDestination = (accountId: AccountId, input: PlanInput) =>
     } satisfies Destination
   })
 
+/** The plan's fields that say where its payouts go. */
+const payoutFields = (destination: Destination) => ({
+  withdrawalAccountNumber: destination.accountNumber,
+  withdrawalBankCode: destination.bankCode,
+  withdrawalBankName: destination.bankName,
+  withdrawalAccountName: destination.accountName,
+  nameEnquirySessionId: destination.sessionId
+})
+
 export const requireWallet = (accountId: AccountId) =>
   Effect.gen(function*() {
     const customer = yield* requireCustomer(accountId)
@@ -115,11 +124,7 @@ export const upsertPlan = (accountId: AccountId, input: PlanInput, otp: OtpProof
         weekDay: terms.weekDay,
         scheduledTime: terms.scheduledTime,
         timeZone: terms.timeZone,
-        withdrawalAccountNumber: destination.accountNumber,
-        withdrawalBankCode: destination.bankCode,
-        withdrawalBankName: destination.bankName,
-        withdrawalAccountName: destination.accountName,
-        nameEnquirySessionId: destination.sessionId,
+        ...payoutFields(destination),
         state: "awaiting_funds",
         cycleCount: cycles,
         cycleBase: 0,
@@ -180,11 +185,7 @@ export const edit = (
         ...plan,
         scheduledTime: terms.scheduledTime,
         timeZone: terms.timeZone,
-        withdrawalAccountNumber: destination.accountNumber,
-        withdrawalBankCode: destination.bankCode,
-        withdrawalBankName: destination.bankName,
-        withdrawalAccountName: destination.accountName,
-        nameEnquirySessionId: destination.sessionId,
+        ...payoutFields(destination),
         updatedAt: at
       }
       if (plan.state === "awaiting_funds" || scheduleChanged(plan, input, terms)) {

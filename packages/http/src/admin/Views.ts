@@ -1,14 +1,10 @@
 /** What the admin access endpoints answer: a staff member (never a hash), a session, a link. */
-import { LinkPurpose, Permission, StaffAccess, StaffId, StaffRole, StaffStatus } from "@app/domain"
-import { Schema } from "effect"
+import { LinkPurpose, Permission, StaffAccess, StaffMember } from "@app/domain"
+import { Schema, Struct } from "effect"
 
+/** A member as the domain keeps them, less the password hash, the token version and the last update; the date as ISO text. */
 export const StaffView = Schema.Struct({
-  id: StaffId,
-  email: Schema.String,
-  firstName: Schema.NullOr(Schema.String),
-  lastName: Schema.NullOr(Schema.String),
-  role: StaffRole,
-  status: StaffStatus,
+  ...Struct.pick(StaffMember.fields, "id", "email", "firstName", "lastName", "role", "status"),
   createdAt: Schema.String
 })
 

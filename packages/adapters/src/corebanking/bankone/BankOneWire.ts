@@ -56,20 +56,14 @@ export const AmountFields = ["AvailableBalance", "LedgerBalance", "MaximumBalanc
 export const AccountRequest = Schema.Struct({ AccountNo: Schema.String, AuthenticationCode: Schema.String })
 
 export const LienRequest = Schema.Struct({
-  AccountNo: Schema.String,
-  AuthenticationCode: Schema.String,
+  ...AccountRequest.fields,
   ReferenceID: Schema.String,
   /** naira, two decimals */
   Amount: Schema.String,
   Reason: Schema.String
 })
 
-export const ReferencedRequest = Schema.Struct({
-  AccountNo: Schema.String,
-  AuthenticationCode: Schema.String,
-  ReferenceID: Schema.String,
-  Reason: Schema.String
-})
+export const ReferencedRequest = Schema.Struct({ ...AccountRequest.fields, ReferenceID: Schema.String, Reason: Schema.String })
 
 export const PostingRequest = Schema.Struct({
   RetrievalReference: Schema.String,
@@ -137,7 +131,9 @@ export const CreateAccountQuickRequest = Schema.Struct({
 
 // ---- answers -----------------------------------------------------------------------------------
 
+/** Answer fields BankOne may leave out or send as null. */
 const Text = Schema.optional(Schema.NullOr(Schema.String))
+const Flag = Schema.optional(Schema.NullOr(Schema.Boolean))
 
 export const AccountEnquiryAnswer = Schema.Struct({
   Name: Text,
@@ -147,38 +143,33 @@ export const AccountEnquiryAnswer = Schema.Struct({
   PNDStatus: Schema.String,
   LienStatus: Text,
   FreezeStatus: Schema.String,
-  IsSuccessful: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  RequestStatus: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  IsSuccessful: Flag,
+  RequestStatus: Flag,
   ResponseDescription: Text
 })
 
 /** The Account API's answer to a change (B6, B7, B10). */
 export const AccountChangeAnswer = Schema.Struct({
-  RequestStatus: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  RequestStatus: Flag,
   ResponseDescription: Text,
   ResponseStatus: Text
 })
 
 export const PostingAnswer = Schema.Struct({
-  IsSuccessful: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  IsSuccessful: Flag,
   ResponseMessage: Text,
   ResponseCode: Text,
   Reference: Text
 })
 
-export const StatusQueryAnswer = Schema.Struct({
-  IsSuccessful: Schema.optional(Schema.NullOr(Schema.Boolean)),
-  ResponseMessage: Text,
-  ResponseCode: Text,
-  Reference: Text,
-  Status: Text
-})
+/** A posting's answer with the transaction's status word (B19). */
+export const StatusQueryAnswer = Schema.Struct({ ...PostingAnswer.fields, Status: Text })
 
 /** Note the spelling `IsSuccessFul` (B18). */
 export const InterbankTransferAnswer = Schema.Struct({
   Status: Text,
   StatusDescription: Text,
-  IsSuccessFul: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  IsSuccessFul: Flag,
   ResponseMessage: Text,
   ResponseCode: Text,
   Reference: Text,
@@ -187,7 +178,7 @@ export const InterbankTransferAnswer = Schema.Struct({
 })
 
 export const NameEnquiryAnswer = Schema.Struct({
-  IsSuccessful: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  IsSuccessful: Flag,
   SessionID: Text,
   Name: Text,
   BVN: Text,
@@ -197,7 +188,7 @@ export const NameEnquiryAnswer = Schema.Struct({
 })
 
 export const BvnAnswer = Schema.Struct({
-  RequestStatus: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  RequestStatus: Flag,
   ResponseMessage: Text,
   BVNDetails: Schema.optional(Schema.NullOr(Schema.Struct({
     BVN: Schema.String,
@@ -220,7 +211,7 @@ export const CreatedAccount = Schema.Struct({
 })
 
 export const CreateAccountAnswer = Schema.Struct({
-  IsSuccessful: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  IsSuccessful: Flag,
   CustomerIDInString: Text,
   Message: Schema.optional(Schema.NullOr(Schema.Union(CreatedAccount, Schema.String))),
   TransactionTrackingRef: Text
@@ -236,6 +227,6 @@ export const TransactionEntry = Schema.Struct({
 })
 
 export const TransactionsAnswer = Schema.Struct({
-  IsSuccessful: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  IsSuccessful: Flag,
   Message: Schema.optional(Schema.NullOr(Schema.Union(Schema.Array(TransactionEntry), Schema.String)))
 })

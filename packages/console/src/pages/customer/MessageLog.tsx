@@ -5,6 +5,7 @@ import { type CustomerId } from "@app/client"
  */
 import { api, type Result } from "../../client.js"
 import { Badge, Empty, LoadState, useLoad } from "../../components/ui.js"
+import { Table } from "../../components/tables.js"
 import { label, when } from "../../format.js"
 
 /** One row of GET /admin/customers/{id}/messages. */
@@ -43,40 +44,25 @@ export const MessageLog = ({ customerId }: { readonly customerId: CustomerId }) 
       </p>
       <LoadState loaded={loaded} />
       {loaded.data !== undefined && (loaded.data.length === 0 ? <Empty>No messages sent.</Empty> : (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">Messages sent to this customer</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">Channel</th>
-                <th scope="col">To</th>
-                <th scope="col">Delivery</th>
-                <th scope="col">Code</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaded.data.map((m) => (
-                <tr key={`${m.source}:${m.id}`}>
-                  <td>{when(m.createdAt)}</td>
-                  <td>{label(m.kind)}</td>
-                  <td>{m.channel === "sms" ? "SMS" : "email"}</td>
-                  <td><code>{m.destination}</code></td>
-                  <td><Badge value={m.status} /> <span className="small">{delivery(m)}</span></td>
-                  <td>
-                    {m.codeState === null ? <span className="muted">no code</span> : (
-                      <>
-                        {CODE_WORDS[m.codeState]}
-                        {m.codeState === "open" && m.codeExpiresAt !== null && <span className="muted small"> until {when(m.codeExpiresAt)}</span>}
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table caption="Messages sent to this customer" columns={["When", "What", "Channel", "To", "Delivery", "Code"]}>
+          {loaded.data.map((m) => (
+            <tr key={`${m.source}:${m.id}`}>
+              <td>{when(m.createdAt)}</td>
+              <td>{label(m.kind)}</td>
+              <td>{m.channel === "sms" ? "SMS" : "email"}</td>
+              <td><code>{m.destination}</code></td>
+              <td><Badge value={m.status} /> <span className="small">{delivery(m)}</span></td>
+              <td>
+                {m.codeState === null ? <span className="muted">no code</span> : (
+                  <>
+                    {CODE_WORDS[m.codeState]}
+                    {m.codeState === "open" && m.codeExpiresAt !== null && <span className="muted small"> until {when(m.codeExpiresAt)}</span>}
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       ))}
     </section>
   )
