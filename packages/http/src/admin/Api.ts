@@ -31,6 +31,7 @@ export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
       .setPayload(Body({ email: Email, password: AnyPassword }))
       .addSuccess(success("Admin", SessionView, { message: "Signed in." }))
       .addError(errors(StaffInvalidCredentials, StaffSignInThrottled))
+      .annotate(OpenApi.Summary, "Sign in as staff")
       .annotate(
         OpenApi.Description,
         "A bearer token for the admin endpoints, valid 8 hours (customer tokens are refused there, and this one on " +
@@ -42,6 +43,7 @@ export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
     HttpApiEndpoint.get("openLink")`/links/${LinkToken}`
       .addSuccess(success("Admin", LinkView))
       .addError(errors(LinkGone))
+      .annotate(OpenApi.Summary, "Open an invite or reset link")
       .annotate(OpenApi.Description, "Who an emailed invite or reset link is for. 410 when it is unknown, expired or used.")
   )
   .add(
@@ -49,6 +51,7 @@ export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
       .setPayload(Body({ password: StaffPassword }))
       .addSuccess(success("Admin", SessionView, { message: "Password set." }))
       .addError(errors(LinkGone))
+      .annotate(OpenApi.Summary, "Set the password from a link and sign in")
       .annotate(OpenApi.Description, "Sets the password (12 to 128 characters), spends the link and signs in.")
   )
   .prefix("/api/v1/admin/auth")
@@ -59,6 +62,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   .add(
     HttpApiEndpoint.get("me", "/auth/me")
       .addSuccess(success("Admin", MeView))
+      .annotate(OpenApi.Summary, "Get the signed-in staff member")
       .annotate(OpenApi.Description, "The signed-in staff member, their role and its permissions.")
   )
   .add(
@@ -71,6 +75,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       }))
       .addSuccess(success("Admin", StaffView, { status: 201, message: "Invitation sent." }))
       .addError(errors(StaffEmailTaken, PermissionDenied))
+      .annotate(OpenApi.Summary, "Invite a staff member")
       .annotate(OpenApi.Description, "Superadmin only: a new staff member (role admin unless given) is emailed a link (72 hours) to set a password.")
   )
   .add(
@@ -83,6 +88,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       })))
       .addSuccess(success("Admin", SentLinkView, { message: "Link sent." }))
       .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
+      .annotate(OpenApi.Summary, "Send an invite or reset link again")
       .annotate(
         OpenApi.Description,
         "A member without a password is emailed their invite again (the body may complete their name); one with " +
@@ -93,6 +99,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   .add(
     HttpApiEndpoint.post("signOut", "/auth/sign-out")
       .addSuccess(success("Admin", NoData, { message: "Signed out." }))
+      .annotate(OpenApi.Summary, "Sign out of every staff session")
       .annotate(OpenApi.Description, "Ends every session of the signed-in member: each of their staff tokens is refused from now on.")
   )
   .add(
@@ -100,6 +107,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       .setPayload(Body({ email: Email }))
       .addSuccess(success("Admin", StaffView, { message: "Email changed." }))
       .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
+      .annotate(OpenApi.Summary, "Change a staff member's email")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:change_email): changes a member's email, voids their open invite and reset links and ends " +
@@ -110,6 +118,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
     HttpApiEndpoint.get("listStaff", "/staff")
       .addSuccess(success("Admin", Schema.Struct({ items: Schema.Array(StaffEntryView) })))
       .addError(errors(PermissionDenied))
+      .annotate(OpenApi.Summary, "List staff members")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:read): every staff member, oldest first, with their role, status (invited, active, disabled), " +
@@ -121,6 +130,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
       .setPayload(Body({ role: Role }))
       .addSuccess(success("Admin", StaffView, { message: "Role changed." }))
       .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
+      .annotate(OpenApi.Summary, "Change a staff member's role")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:change_role): the member's role changes and every session of theirs ends at once (they sign in " +
@@ -133,6 +143,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
     HttpApiEndpoint.post("deactivateStaff")`/staff/${StaffIdParam}/deactivate`
       .addSuccess(success("Admin", StaffView, { message: "Staff member deactivated." }))
       .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
+      .annotate(OpenApi.Summary, "Deactivate a staff member")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:deactivate): the member's status becomes disabled: every session of theirs ends at once, their " +
@@ -145,6 +156,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
     HttpApiEndpoint.post("reactivateStaff")`/staff/${StaffIdParam}/reactivate`
       .addSuccess(success("Admin", StaffView, { message: "Staff member reactivated." }))
       .addError(errors(PermissionDenied, StaffNotFound, StaffUnauthenticated))
+      .annotate(OpenApi.Summary, "Reactivate a staff member")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:deactivate): a disabled member is active again with their password, or invited when they never " +

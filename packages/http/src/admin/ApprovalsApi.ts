@@ -52,6 +52,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
       .setUrlParams(ApprovalQuery)
       .addSuccess(success("Admin", PageView(ApprovalView)))
       .addError(errors(PermissionDenied))
+      .annotate(OpenApi.Summary, "List four-eyes requests")
       .annotate(
         OpenApi.Description,
         "Four-eyes requests (settings changes, unfreezes, movement resolutions) newest first, optionally of one status; a " +
@@ -67,6 +68,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
         StaffAccess.Freezes.ProviderUnfreezeFailed, StaffAccess.Approvals.ApprovalDecided,
         StaffAccess.Approvals.ApprovalNotFound, StaffAccess.Approvals.OwnApproval
       ))
+      .annotate(OpenApi.Summary, "Approve a four-eyes request")
       .annotate(
         OpenApi.Description,
         "A second member holding the action's permission approves: the change is applied under their name (the audit names " +
@@ -84,6 +86,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
         StaffAccess.Approvals.ApprovalDecided, StaffAccess.Approvals.ApprovalNotFound,
         StaffAccess.Approvals.OwnApproval
       ))
+      .annotate(OpenApi.Summary, "Reject a four-eyes request")
       .annotate(OpenApi.Description, "A second member rejects the request, with an optional note; nothing is applied.")
   )
   .middleware(StaffAuthentication)

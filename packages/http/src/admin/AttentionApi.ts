@@ -26,6 +26,7 @@ export class AdminAttentionApi extends HttpApiGroup.make("adminAttention")
   .add(
     HttpApiEndpoint.get("attention", "/attention")
       .addSuccess(success("Admin", AttentionView))
+      .annotate(OpenApi.Summary, "Get what waits on staff")
       .annotate(
         OpenApi.Description,
         "What waits on staff, each kind with its count and first 5 rows: open `alerts` (alerts:read); `approvals` " +

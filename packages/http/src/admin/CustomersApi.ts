@@ -159,6 +159,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.get("search", "/")
       .setUrlParams(DirectoryQuery)
       .addSuccess(success("Admin", PageView(CustomerSummaryView)))
+      .annotate(OpenApi.Summary, "Search customers")
       .annotate(
         OpenApi.Description,
         "Customers matching q (name, email, phone, account number, referral code or id), status, kyc and officer, sorted " +
@@ -169,12 +170,14 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.get("detail")`/${CustomerIdParam}`
       .addSuccess(success("Admin", CustomerFileView))
       .addError(errors(AdminCustomerNotFound))
+      .annotate(OpenApi.Summary, "Get a customer's case file")
       .annotate(OpenApi.Description, "One customer: KYC, plan, recent transactions, notices, tickets and audit trail; never a hash or secret.")
   )
   .add(
     HttpApiEndpoint.get("plan")`/${CustomerIdParam}/plan`
       .addSuccess(success("Admin", CustomerPlanView))
       .addError(errors(AdminCustomerNotFound))
+      .annotate(OpenApi.Summary, "Get a customer's plan")
       .annotate(
         OpenApi.Description,
         "customers:read. The customer's plan (the open one, else the latest completed one; null when none) with the fee " +
@@ -185,6 +188,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.get("messages")`/${CustomerIdParam}/messages`
       .addSuccess(success("Admin", Schema.Array(MessageLogEntryView)))
       .addError(errors(AdminCustomerNotFound))
+      .annotate(OpenApi.Summary, "List the emails and SMS sent to a customer")
       .annotate(
         OpenApi.Description,
         "customers:read. The emails and SMS sent to the customer, newest first (at most 100): one-time codes issued to the " +
@@ -198,6 +202,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       .setPayload(FreezeBody)
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer frozen." }))
       .addError(errors(AdminCustomerNotFound, StaffAccess.Freezes.CustomerNotFreezable))
+      .annotate(OpenApi.Summary, "Freeze a customer")
       .annotate(
         OpenApi.Description,
         "customers:freeze, a reason required. customerStatus suspended and every session revoked at once; the core account " +
@@ -213,6 +218,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
         AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale,
         StaffAccess.Freezes.CustomerNotSuspended, StaffAccess.Freezes.ProviderUnfreezeFailed
       ))
+      .annotate(OpenApi.Summary, "Unfreeze a customer")
       .annotate(
         OpenApi.Description,
         "customers:unfreeze. The bank lifts its freeze (quoting the freeze reference) and customerStatus goes back to active. " +

@@ -101,6 +101,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.get("search", "/transactions")
       .setUrlParams(SearchQuery)
       .addSuccess(success("Admin", PageView(LedgerEntryView)))
+      .annotate(OpenApi.Summary, "Search every customer's transactions")
       .annotate(
         OpenApi.Description,
         "Every customer's transactions, newest first: by id, reference (ours or the provider's), customer, status, " +
@@ -111,6 +112,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.post("requery")`/transactions/${TransactionIdParam}/requery`
       .addSuccess(success("Admin", RequeryView))
       .addError(errors(AdminTransactionNotFound))
+      .annotate(OpenApi.Summary, "Ask the bank for a transaction's status")
       .annotate(
         OpenApi.Description,
         "Asks the provider about the transaction's debit and transfer references and answers its statuses beside ours " +
@@ -124,6 +126,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
       .addSuccess(success("Admin", ResolutionView, { message: "Movement resolved." }))
       .addSuccess(pendingApproval("Resolution filed for a second member's approval."))
       .addError(errors(AdminTransactionNotFound, MovementNotAwaitingOperator))
+      .annotate(OpenApi.Summary, "Resolve a movement awaiting an operator")
       .annotate(
         OpenApi.Description,
         "transactions:resolve. Records what staff established with the bank about a movement parked after the bank " +
@@ -138,18 +141,21 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.get("disbursements", "/disbursements")
       .setUrlParams(Body({ status: opt(Status), ...pageFields }))
       .addSuccess(success("Admin", PageView(LedgerEntryView)))
+      .annotate(OpenApi.Summary, "List plan payouts")
       .annotate(OpenApi.Description, "Every plan payout (purpose disbursement), newest first, optionally by status (disbursements:read).")
   )
   .add(
     HttpApiEndpoint.get("failedJobs", "/jobs/failed")
       .setUrlParams(Body(pageFields))
       .addSuccess(success("Admin", PageView(LedgerEntryView)))
+      .annotate(OpenApi.Summary, "List failed payouts")
       .annotate(OpenApi.Description, "Payouts that failed after their retries, newest first (jobs:read).")
   )
   .add(
     HttpApiEndpoint.post("retryFailedJob")`/jobs/failed/${TransactionIdParam}/retry`
       .addSuccess(success("Admin", RetryView))
       .addError(errors(AdminTransactionNotFound, StaffAccess.JobRetryRefused))
+      .annotate(OpenApi.Summary, "Retry a failed payout")
       .annotate(
         OpenApi.Description,
         "Makes the plan of a failed payout due now (a paused plan resumes with its attempts reset), so the next " +

@@ -51,6 +51,7 @@ export class AdminOverviewApi extends HttpApiGroup.make("adminOverview")
     HttpApiEndpoint.get("overview", "/overview")
       .setUrlParams(OverviewQuery)
       .addSuccess(success("Admin", OverviewView))
+      .annotate(OpenApi.Summary, "Get the dashboard metrics")
       .annotate(
         OpenApi.Description,
         "The dashboard (overview:read). The window is the last `days` whole UTC days, today included: `from` and `to` " +

@@ -31,6 +31,7 @@ export class LifecycleApi extends HttpApiGroup.make("lifecycle")
         NoClosureDestination, CloseOtpRejected, TransactionInProgress
       ))
       .middleware(Authentication)
+      .annotate(OpenApi.Summary, "Close the account")
       .annotate(
         OpenApi.Description,
         "Sweeps the whole withdrawable balance (less the NIP fee with VAT; the 4% Extra Cash fee is waived) to the " +
@@ -57,6 +58,7 @@ export class LifecycleApi extends HttpApiGroup.make("lifecycle")
       ))
       // a suspended customer passes authentication here: the use case answers 409 ACCOUNT_FROZEN
       .middleware(AuthenticationAllowingSuspended)
+      .annotate(OpenApi.Summary, "Delete the account")
       .annotate(
         OpenApi.Description,
         "Deletes the account: signs out everywhere, erases personal data, frees email, phone and BVN, keeps " +

@@ -19,6 +19,7 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       .setPayload(SettingsPatch)
       .addSuccess(success("Customer", NotificationSettingsView, { message: "Notification settings updated." }))
       .addError(errors(AccountNotFound))
+      .annotate(OpenApi.Summary, "Change notification preferences")
       .annotate(
         OpenApi.Description,
         "Turns optional messages (reports, marketing, referral news) on or off per channel. One-time codes and " +

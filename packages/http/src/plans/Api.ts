@@ -77,6 +77,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.get("quote", "/plan/quote")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_KOBO) }))
       .addSuccess(success("Disbursement", PlanQuoteView))
+      .annotate(OpenApi.Summary, "Quote the fees of a plan payout")
       .annotate(
         OpenApi.Description,
         "Fees of a payout of amountKobo: depositFee estimates what the customer's bank may charge to fund the wallet " +
@@ -91,6 +92,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
         ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
         AccountNotActive, PayoutInProgress, TooManyAttempts
       ))
+      .annotate(OpenApi.Summary, "Create or edit the disbursement plan")
       .annotate(
         OpenApi.Description,
         "Creates the plan, or edits the open one. It is active once the wallet covers the pot. Changing the open plan's " +
@@ -108,6 +110,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
         ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
         AccountNotActive, PayoutInProgress, TooManyAttempts, PlanNotFound
       ))
+      .annotate(OpenApi.Summary, "Edit the disbursement plan with a code")
       .annotate(
         OpenApi.Description,
         "Edits the plan behind the OTP gate (a code from POST /auth/otp/request or /customers/otp/request). " +
@@ -121,18 +124,21 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.get("get", "/plan")
       .addSuccess(success("Disbursement", PlanView))
       .addError(errors(AccountNotFound, PlanNotFound))
+      .annotate(OpenApi.Summary, "Get the disbursement plan")
       .annotate(OpenApi.Description, "The customer's plan. 404 'No disbursement plan found'.")
   )
   .add(
     HttpApiEndpoint.get("history", "/history")
       .addSuccess(success("Disbursement", Schema.Array(TransactionView)))
       .addError(errors(AccountNotFound))
+      .annotate(OpenApi.Summary, "List the plan's payouts")
       .annotate(OpenApi.Description, "The plan's payouts (scheduled and Borrow), Transaction rows with purpose disbursement, newest first.")
   )
   .add(
     HttpApiEndpoint.get("borrowQuote", "/plan/borrow/quote")
       .addSuccess(success("Disbursement", BorrowQuoteView))
       .addError(errors(AccountNotFound, PlanNotFound))
+      .annotate(OpenApi.Summary, "Check whether Borrow is available")
       .annotate(
         OpenApi.Description,
         "Whether the next period's payout can be had now, and how much; reason says why not. 404 without a plan."
@@ -146,6 +152,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
         AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive, PlanNotFound,
         MovementInFlight, WithdrawalsNotAllowed, BorrowNotEligible
       ))
+      .annotate(OpenApi.Summary, "Borrow the next period's payout now")
       .annotate(
         OpenApi.Description,
         "Pays the next period's instalment now (status confirmed or pending). A repeated idempotencyKey returns the " +
@@ -156,6 +163,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.get("extraCashQuote", "/plan/extra-cash/quote")
       .addSuccess(success("Disbursement", ExtraCashQuoteView))
       .addError(errors(...BankFailures, AccountNotFound, PlanNotActive))
+      .annotate(OpenApi.Summary, "Quote the Extra Cash available")
       .annotate(
         OpenApi.Description,
         "The wallet balance, what the plan's remaining payouts and their NIP fees reserve, the largest Extra Cash " +
@@ -170,6 +178,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
         ...BankFailures, AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive,
         MovementInFlight, WithdrawalsNotAllowed, PlanNotActive, ExtraCashNotAllowed
       ))
+      .annotate(OpenApi.Summary, "Withdraw Extra Cash")
       .annotate(
         OpenApi.Description,
         "Withdraws unused vault balance to the plan's withdrawal account; the fees are debited on top. 400 validation, " +

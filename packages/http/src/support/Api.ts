@@ -53,6 +53,7 @@ export class SupportApi extends HttpApiGroup.make("support")
     HttpApiEndpoint.get("list", "/tickets")
       .setUrlParams(PageParams)
       .addSuccess(success("Support", TicketPageView))
+      .annotate(OpenApi.Summary, "List the customer's tickets")
       .annotate(OpenApi.Description, "The customer's support tickets, newest activity (lastMessageAt) first.")
   )
   .add(
@@ -70,6 +71,7 @@ export class SupportApi extends HttpApiGroup.make("support")
       }))
       .addSuccess(success("Support", TicketDetailView, { status: 201, message: "Ticket opened." }))
       .addError(errors(TooManyOpenTickets))
+      .annotate(OpenApi.Summary, "Open a support ticket")
       .annotate(
         OpenApi.Description,
         `Opens a ticket (status open) with its first message. 400 when transactionId is not one of the customer's own ` +
@@ -80,6 +82,7 @@ export class SupportApi extends HttpApiGroup.make("support")
     HttpApiEndpoint.get("get")`/tickets/${TicketIdParam}`
       .addSuccess(success("Support", TicketDetailView))
       .addError(errors(TicketNotFound))
+      .annotate(OpenApi.Summary, "Get a ticket and its conversation")
       .annotate(
         OpenApi.Description,
         "The ticket and its conversation, oldest message first; internal notes are never included. " +
@@ -91,6 +94,7 @@ export class SupportApi extends HttpApiGroup.make("support")
       .setPayload(Body({ message: MessageBody }))
       .addSuccess(success("Support", ReplyView, { status: 201, message: "Reply sent." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
+      .annotate(OpenApi.Summary, "Reply to a ticket")
       .annotate(
         OpenApi.Description,
         "Adds the customer's reply; the ticket becomes open (a resolved ticket is reopened). 409 TICKET_CLOSED on a closed ticket; " +

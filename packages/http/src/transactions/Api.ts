@@ -56,6 +56,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
       .setUrlParams(PageParams)
       .addSuccess(success("Transaction", TransactionPageView))
       .addError(errors(NoBankAccount))
+      .annotate(OpenApi.Summary, "List the customer's transactions")
       .annotate(
         OpenApi.Description,
         `The customer's transactions, newest first. page ≥ 1 (default ${PAGE_DEFAULT}); pageSize 1 to ${PAGE_SIZE_MAX} ` +
@@ -68,6 +69,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
       .setUrlParams(ReportParams)
       .addSuccess(success("Transaction", TransactionReportView))
       .addError(errors(AccountNotFound))
+      .annotate(OpenApi.Summary, "Report inbound and outbound totals")
       .annotate(
         OpenApi.Description,
         "Inbound (confirmed credits) and outbound (confirmed debits and transfers, with their fees) totals between " +
@@ -79,6 +81,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
     HttpApiEndpoint.get("get")`/${TransactionIdParam}`
       .addSuccess(success("Transaction", TransactionView))
       .addError(errors(AccountNotFound, TransactionNotFound))
+      .annotate(OpenApi.Summary, "Get one transaction")
       .annotate(OpenApi.Description, "One transaction of the customer; 404 for an unknown id or another customer's.")
   )
   .middleware(Authentication)
