@@ -7,8 +7,9 @@ import {
   LinkGone, OwnStaffChange, PermissionDenied, StaffEmailTaken, StaffId, StaffInvalidCredentials, StaffNotFound,
   StaffRole, StaffSignInThrottled, StaffUnauthenticated
 } from "@app/domain"
-import { Schema } from "effect"
+import { Redacted, Schema } from "effect"
 import { errors, NoData, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { AnyPassword, Body, Email, msg, Name, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { LinkView, MeView, SentLinkView, SessionView, StaffEntryView, StaffView } from "./Views.js"
@@ -28,7 +29,9 @@ const Role = StaffRole.annotations(msg("role must be one of superadmin, admin, s
 export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
   .add(
     HttpApiEndpoint.post("signIn", "/sign-in")
-      .setPayload(Body({ email: Email, password: AnyPassword }))
+      .setPayload(Body({ email: Email, password: AnyPassword }).annotations({
+        examples: [{ email: Ex.STAFF_EMAIL, password: Redacted.make("Marina-Control-Room-2026") }]
+      }))
       .addSuccess(success("Admin", SessionView, { message: "Signed in." }))
       .addError(errors(StaffInvalidCredentials, StaffSignInThrottled))
       .annotate(OpenApi.Summary, "Sign in as staff")
@@ -48,7 +51,7 @@ export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
   )
   .add(
     HttpApiEndpoint.post("useLink")`/links/${LinkToken}`
-      .setPayload(Body({ password: StaffPassword }))
+      .setPayload(Body({ password: StaffPassword }).annotations({ examples: [{ password: Redacted.make("Marina-Control-Room-2026") }] }))
       .addSuccess(success("Admin", SessionView, { message: "Password set." }))
       .addError(errors(LinkGone))
       .annotate(OpenApi.Summary, "Set the password from a link and sign in")
@@ -72,7 +75,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
         firstName: Name,
         lastName: Name,
         role: Schema.optionalWith(Role, { exact: true, default: () => "admin" as const })
-      }))
+      }).annotations({ examples: [{ email: "ngozi.eze@example.com", firstName: "Ngozi", lastName: "Eze", role: "support" }] }))
       .addSuccess(success("Admin", StaffView, { status: 201, message: "Invitation sent." }))
       .addError(errors(StaffEmailTaken, PermissionDenied))
       .annotate(OpenApi.Summary, "Invite a staff member")
@@ -85,7 +88,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
         firstName: Schema.optionalWith(Name, { exact: true }),
         lastName: Schema.optionalWith(Name, { exact: true }),
         email: Schema.optionalWith(Email, { exact: true })
-      })))
+      }).annotations({ examples: [{ firstName: "Ngozi", lastName: "Eze", email: "ngozi.eze@example.com" }] })))
       .addSuccess(success("Admin", SentLinkView, { message: "Link sent." }))
       .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
       .annotate(OpenApi.Summary, "Send an invite or reset link again")
@@ -104,7 +107,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   )
   .add(
     HttpApiEndpoint.patch("changeEmail")`/staff/${StaffIdParam}/email`
-      .setPayload(Body({ email: Email }))
+      .setPayload(Body({ email: Email }).annotations({ examples: [{ email: "ngozi.eze@example.com" }] }))
       .addSuccess(success("Admin", StaffView, { message: "Email changed." }))
       .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
       .annotate(OpenApi.Summary, "Change a staff member's email")
@@ -127,7 +130,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   )
   .add(
     HttpApiEndpoint.patch("changeRole")`/staff/${StaffIdParam}/role`
-      .setPayload(Body({ role: Role }))
+      .setPayload(Body({ role: Role }).annotations({ examples: [{ role: "officer" }] }))
       .addSuccess(success("Admin", StaffView, { message: "Role changed." }))
       .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
       .annotate(OpenApi.Summary, "Change a staff member's role")

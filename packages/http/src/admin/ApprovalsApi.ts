@@ -80,7 +80,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
     HttpApiEndpoint.post("reject")`/${ApprovalId}/reject`
       .setPayload(Body({
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1000, msg("Must be at most 1000 characters"))), { exact: true })
-      }))
+      }).annotations({ examples: [{ note: "The customer's identity is not confirmed yet: keep the freeze until KYC review." }] }))
       .addSuccess(success("Admin", ApprovalView, { message: "Rejected." }))
       .addError(errors(
         StaffAccess.Approvals.ApprovalDecided, StaffAccess.Approvals.ApprovalNotFound,

@@ -152,7 +152,7 @@ const FreezeBody = Body({
     Schema.minLength(1, msg("A reason is required")),
     Schema.maxLength(500, msg("Must be at most 500 characters"))
   ).annotations(msg("A reason is required"))
-})
+}).annotations({ examples: [{ reason: "Customer reported a stolen phone on 27 Nov 2026; freeze until they confirm their identity." }] })
 
 export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
   .add(

@@ -56,7 +56,7 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
     HttpApiEndpoint.post("review")`/${DeletionId}/review`
       .setPayload(Schema.NullOr(Body({
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000, msg("Must be at most 2000 characters"))), { exact: true })
-      })))
+      }).annotations({ examples: [{ note: "Balance was swept to GTBank before deletion; KYC record kept until 2031-11-28." }] })))
       .addSuccess(success("Admin", DeletionView, { message: "Deletion reviewed." }))
       .addError(errors(DeletionNotFound, DeletionAlreadyReviewed))
       .annotate(OpenApi.Summary, "Mark a deletion reviewed")

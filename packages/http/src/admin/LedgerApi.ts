@@ -79,6 +79,8 @@ const ResolveBody = Body({
     Schema.minLength(1, msg("A note is required: what the bank confirmed, and its reference")),
     Schema.maxLength(1000, msg("Must be at most 1000 characters"))
   ).annotations(msg("A note is required: what the bank confirmed, and its reference"))
+}).annotations({
+  examples: [{ outcome: "delivered", note: "GTBank confirmed the credit on 24 Nov 2026, NIP session 000013261124151233445566778899." }]
 })
 
 export const ResolutionView = Schema.Struct({

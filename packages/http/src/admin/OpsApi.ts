@@ -58,7 +58,7 @@ export class AdminOpsApi extends HttpApiGroup.make("adminOps")
   )
   .add(
     HttpApiEndpoint.patch("updateSetting")`/settings/${SettingKey}`
-      .setPayload(Body({ value: Schema.Unknown }))
+      .setPayload(Body({ value: Schema.Unknown }).annotations({ examples: [{ value: 30 }] }))
       .addSuccess(success("Admin", SettingView, { message: "Setting updated." }))
       .addSuccess(pendingApproval("Change filed for a second member's approval."))
       .addError(errors(SettingNotFound))

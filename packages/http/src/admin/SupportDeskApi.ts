@@ -10,6 +10,7 @@ import {
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
@@ -109,7 +110,9 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
   )
   .add(
     HttpApiEndpoint.post("reply")`/tickets/${TicketIdParam}/messages`
-      .setPayload(Body({ message: MessageBody }))
+      .setPayload(Body({ message: MessageBody }).annotations({
+        examples: [{ message: "Thank you, Chiamaka. Your ₦50,000 deposit was confirmed at 11:02 and your balance is now up to date." }]
+      }))
       .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }), { status: 201, message: "Reply sent." }))
       .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Summary, "Reply to a customer's ticket")
@@ -117,7 +120,9 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
   )
   .add(
     HttpApiEndpoint.post("note")`/tickets/${TicketIdParam}/notes`
-      .setPayload(Body({ note: NoteBody }))
+      .setPayload(Body({ note: NoteBody }).annotations({
+        examples: [{ note: "Provider confirmed the credit late (their queue was delayed 20 Nov 2026); no action needed." }]
+      }))
       .addSuccess(success("Admin", NoteView, { status: 201, message: "Note added." }))
       .addError(errors(StaffNotFound, TicketNotFound))
       .annotate(OpenApi.Summary, "Add an internal note to a ticket")
@@ -125,7 +130,10 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
   )
   .add(
     HttpApiEndpoint.post("assign")`/tickets/${TicketIdParam}/assign`
-      .setPayload(Body({ staffId: Schema.NullOr(UuidOf(StaffId)).annotations({ description: "the assignee, or null to unassign" }) }))
+      .setPayload(
+        Body({ staffId: Schema.NullOr(UuidOf(StaffId)).annotations({ description: "the assignee, or null to unassign" }) })
+          .annotations({ examples: [{ staffId: Ex.STAFF_ID }, { staffId: null }] })
+      )
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket assigned." }))
       .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Summary, "Assign a ticket")

@@ -7,14 +7,16 @@ import {
   PasswordReused, PhoneTaken, PinIncorrect, PinLocked, PinNotSet, SignInThrottled, SocialIdentityMismatch,
   SocialSignInNotConfigured, StaffSignInRefused
 } from "@app/domain"
-import { Schema } from "effect"
+import { Redacted, Schema } from "effect"
 import { errors, NoData, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { Address, AnyPassword, Body, CalendarDate, CredentialField, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, ReferralCodeField, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { AccountView, SignedIn, TokenPair } from "./Views.js"
 
 const AccountIdPin = Body({ accountId: UuidOf(AccountId), pin: OtpCode })
-const AccountIdBody = Body({ accountId: UuidOf(AccountId) })
+  .annotations({ examples: [{ accountId: Ex.ACCOUNT_ID, pin: Ex.OTP_CODE }] })
+const AccountIdBody = Body({ accountId: UuidOf(AccountId) }).annotations({ examples: [{ accountId: Ex.ACCOUNT_ID }] })
 
 /** A PIN as sent: its format (4 digits) is the domain's rule, so a malformed PIN is never counted as a try. */
 const PinField = Schema.Redacted(Schema.String)
@@ -23,11 +25,13 @@ const LoginPayload = Body({
   password: AnyPassword,
   email: Schema.optional(Email),
   phone: Schema.optional(Phone)
+}).annotations({
+  examples: [{ email: Ex.EMAIL, password: Ex.PASSWORD }, { phone: Ex.PHONE_SENT, password: Ex.PASSWORD }]
 }).pipe(
   Schema.filter((p) => p.email !== undefined || p.phone !== undefined || "Provide either email or phone")
 )
 
-const RefreshPayload = Body({ refreshToken: NonEmpty })
+const RefreshPayload = Body({ refreshToken: NonEmpty }).annotations({ examples: [{ refreshToken: Ex.REFRESH_TOKEN }] })
 
 /** A verification's answer: the token pair while the account was not yet verified, else nothing. */
 const VerifiedTokens = Schema.Struct({
@@ -53,6 +57,19 @@ export class AuthApi extends HttpApiGroup.make("auth")
         gender: Schema.optional(GenderField),
         address: Schema.optional(Address),
         referralCode: Schema.optional(ReferralCodeField)
+      }).annotations({
+        examples: [{
+          email: Ex.EMAIL,
+          password: Ex.PASSWORD,
+          firstName: Ex.FIRST_NAME,
+          lastName: Ex.LAST_NAME,
+          otherNames: "Adaeze",
+          phone: Ex.PHONE_SENT,
+          dateOfBirth: Ex.DATE_OF_BIRTH,
+          gender: "female",
+          address: Ex.ADDRESS,
+          referralCode: Ex.REFERRAL_CODE
+        }]
       }))
       .addSuccess(success("Auth", AccountView, { status: 201, message: "Account created. Verify your email to continue." }))
       .addError(errors(PhoneTaken, EmailTaken))
@@ -136,7 +153,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("token", "/token")
       // A missing token is a 401 here (spec), so the field is optional at the schema level.
-      .setPayload(Body({ refreshToken: Schema.optional(Schema.String) }))
+      .setPayload(Body({ refreshToken: Schema.optional(Schema.String) }).annotations({ examples: [{ refreshToken: Ex.REFRESH_TOKEN }] }))
       .addSuccess(success("Auth", Schema.Struct({ accessToken: Schema.String })))
       .addError(errors(AccountSuspended, InvalidRefreshToken))
       .annotate(OpenApi.Summary, "Exchange a refresh token for an access token")
@@ -148,7 +165,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("checkEmail", "/check-email")
-      .setPayload(Body({ email: Email }))
+      .setPayload(Body({ email: Email }).annotations({ examples: [{ email: Ex.EMAIL }] }))
       .addSuccess(success("Auth", NoData, { message: "Email is available." }))
       .addError(errors(EmailTaken))
       .annotate(OpenApi.Summary, "Check that an email is free to register")
@@ -156,7 +173,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("forgotPassword", "/forgot-password")
-      .setPayload(Body({ email: Email }))
+      .setPayload(Body({ email: Email }).annotations({ examples: [{ email: Ex.EMAIL }] }))
       .addSuccess(success("Auth", NoData, { message: "A password reset code has been sent to your email." }))
       .addError(errors(AccountNotFound, OtpCooldown))
       .annotate(OpenApi.Summary, "Send a password reset code")
@@ -169,7 +186,10 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("resetPassword", "/reset-password")
-      .setPayload(Body({ email: Email, code: OtpCode, password: NewPassword }))
+      .setPayload(
+        Body({ email: Email, code: OtpCode, password: NewPassword })
+          .annotations({ examples: [{ email: Ex.EMAIL, code: Ex.OTP_CODE, password: Ex.NEW_PASSWORD }] })
+      )
       .addSuccess(success("Auth", NoData, { message: "Password reset. Sign in with your new password." }))
       .addError(errors(OtpChecksLocked, OtpGateRejected, PasswordReused))
       .annotate(OpenApi.Summary, "Reset the password with the emailed code")
@@ -196,7 +216,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("setPassword", "/set-password")
-      .setPayload(Body({ password: NewPassword }))
+      .setPayload(Body({ password: NewPassword }).annotations({ examples: [{ password: Ex.PASSWORD }] }))
       .addSuccess(success("Auth", NoData, { message: "Password set." }))
       .addError(errors(AccountNotFound, PasswordAlreadySet))
       .middleware(Authentication)
@@ -210,6 +230,8 @@ export class AuthApi extends HttpApiGroup.make("auth")
         newPassword: NewPassword,
         otpPinId: OtpPinId,
         otpCode: OtpCode
+      }).annotations({
+        examples: [{ currentPassword: Ex.PASSWORD, newPassword: Ex.NEW_PASSWORD, otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }]
       }))
       .addSuccess(success("Auth", NoData, { message: "Password changed." }))
       .addError(errors(AccountNotFound, InvalidCredentials, OtpGateRejected, PasswordReused, NoPasswordSet))
@@ -225,7 +247,9 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("setPin", "/pin")
-      .setPayload(Body({ pin: PinField, currentPin: Schema.optional(PinField) }))
+      .setPayload(Body({ pin: PinField, currentPin: Schema.optional(PinField) }).annotations({
+        examples: [{ pin: Redacted.make("2580") }, { pin: Redacted.make("2580"), currentPin: Redacted.make("1397") }]
+      }))
       .addSuccess(success("Auth", NoData, { message: "Transaction PIN set." }))
       .addError(errors(AccountSuspended, AccountNotFound, CurrentPinRequired, PinIncorrect, PinLocked))
       .middleware(Authentication)
@@ -239,7 +263,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("verifyPin", "/pin/verify")
-      .setPayload(Body({ pin: PinField }))
+      .setPayload(Body({ pin: PinField }).annotations({ examples: [{ pin: Redacted.make("2580") }] }))
       .addSuccess(success("Auth", NoData, { message: "PIN correct." }))
       .addError(errors(AccountSuspended, AccountNotFound, PinIncorrect, PinLocked, PinNotSet))
       .middleware(Authentication)
@@ -253,7 +277,9 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("resetPin", "/pin/reset")
-      .setPayload(Body({ pin: PinField, otpPinId: OtpPinId, otpCode: OtpCode }))
+      .setPayload(Body({ pin: PinField, otpPinId: OtpPinId, otpCode: OtpCode }).annotations({
+        examples: [{ pin: Redacted.make("2580"), otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }]
+      }))
       .addSuccess(success("Auth", NoData, { message: "Transaction PIN reset." }))
       .addError(errors(AccountSuspended, AccountNotFound, OtpGateRejected))
       .middleware(Authentication)
@@ -272,6 +298,11 @@ const SocialSignInPayload = Body({
   idToken: Schema.optional(CredentialField),
   code: Schema.optional(CredentialField),
   referralCode: Schema.optional(ReferralCodeField)
+}).annotations({
+  examples: [
+    { idToken: "eyJhbGciOiJSUzI1NiIsImtpZCI6IjFmNDEifQ.eyJlbWFpbCI6ImNoaWFtYWthLm9rYWZvckBleGFtcGxlLmNvbSJ9.c2lnbmF0dXJl" },
+    { code: "4/0AeaYSHBq2Xn7Vt9rXw2LmE8pZk4YbN7cJd", referralCode: Ex.REFERRAL_CODE }
+  ]
 }).pipe(
   Schema.filter((p) =>
     p.idToken === undefined && p.code === undefined

@@ -10,6 +10,7 @@ import {
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
 import { errors, NoData, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { TestDepositsDisabled, WebhookUnauthorized } from "./Errors.js"
 import { Address, Body, CalendarDate, GenderField, KoboJson, KoboQuery, msg, Name, Phone } from "../shared/Schemas.js"
 import { FeeQuote } from "../transfers/Views.js"
@@ -31,6 +32,16 @@ export class KycApi extends HttpApiGroup.make("kyc")
         address: Address,
         gender: GenderField,
         dateOfBirth: CalendarDate
+      }).annotations({
+        examples: [{
+          bvn: "22345678901",
+          firstName: Ex.FIRST_NAME,
+          lastName: Ex.LAST_NAME,
+          phone: Ex.PHONE_SENT,
+          address: Ex.ADDRESS,
+          gender: "female",
+          dateOfBirth: Ex.DATE_OF_BIRTH
+        }]
       }))
       .addSuccess(success("Auth", Schema.Struct({ firstName: Schema.String, lastName: Schema.String, phone: Schema.String }), {
         message: "BVN verified."
@@ -122,7 +133,7 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
             Schema.filter((k) => k <= TEST_DEPOSIT_MAX_KOBO || `amountKobo must be at most ${TEST_DEPOSIT_MAX_KOBO}`)
           )
         )
-      })))
+      }).annotations({ examples: [{ amountKobo: TEST_DEPOSIT_DEFAULT_KOBO }] })))
       .addSuccess(success("Transaction", BalanceView, { message: "Test deposit credited." }))
       .addError(errors(...BankFailures, AccountNotFound, NoBankAccount, TestDepositsDisabled))
       .annotate(OpenApi.Summary, "Credit a test deposit")

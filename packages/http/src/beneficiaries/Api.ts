@@ -7,6 +7,7 @@ import {
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
 import { errors, NoData, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { AccountNumber, BankCode, Body, Name, OtpCode, OtpPinId, Uuid } from "../shared/Schemas.js"
 import { BeneficiaryView, NameEnquiryView } from "./Views.js"
 
@@ -28,7 +29,9 @@ export class BeneficiariesApi extends HttpApiGroup.make("beneficiaries")
   )
   .add(
     HttpApiEndpoint.post("add", "/")
-      .setPayload(Body({ accountNumber: AccountNumber, bankCode: BankCode, bankName: Name }))
+      .setPayload(Body({ accountNumber: AccountNumber, bankCode: BankCode, bankName: Name }).annotations({
+        examples: [{ accountNumber: Ex.ACCOUNT_NUMBER, bankCode: Ex.BANK_CODE, bankName: Ex.BANK_NAME }]
+      }))
       .addSuccess(success("Beneficiary", BeneficiaryView, { status: 201, message: "Beneficiary saved." }))
       .addError(errors(
         ...BankFailures, TooManyAttempts, AccountNotFound, InvalidBankCode, BeneficiaryAccountNotFound,
@@ -65,7 +68,7 @@ export class BeneficiariesApi extends HttpApiGroup.make("beneficiaries")
   )
   .add(
     HttpApiEndpoint.del("remove")`/${BeneficiaryId}`
-      .setPayload(Body({ otpPinId: OtpPinId, otpCode: OtpCode }))
+      .setPayload(Body({ otpPinId: OtpPinId, otpCode: OtpCode }).annotations({ examples: [{ otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }] }))
       .addSuccess(success("Beneficiary", NoData, { message: "Beneficiary removed." }))
       .addError(errors(AccountNotFound, OtpGateRejected, BeneficiaryNotFound))
       .annotate(OpenApi.Summary, "Remove a saved beneficiary")

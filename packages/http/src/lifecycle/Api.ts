@@ -7,6 +7,7 @@ import {
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { CloseOtpRejected, TransactionInProgress } from "./Errors.js"
 import { Body, NonEmpty, OtpCode, OtpPinId } from "../shared/Schemas.js"
 import { Authentication, AuthenticationAllowingSuspended } from "../shared/Security.js"
@@ -24,7 +25,9 @@ export const DeletionView = Schema.Union(
 export class LifecycleApi extends HttpApiGroup.make("lifecycle")
   .add(
     HttpApiEndpoint.post("closeAccount", "/close-account")
-      .setPayload(Body({ idempotencyKey: NonEmpty, otpPinId: OtpPinId, otpCode: OtpCode }))
+      .setPayload(Body({ idempotencyKey: NonEmpty, otpPinId: OtpPinId, otpCode: OtpCode }).annotations({
+        examples: [{ idempotencyKey: Ex.IDEMPOTENCY_KEY, otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }]
+      }))
       .addSuccess(success("Customer", ClosureView, { message: "Account closure processed." }))
       .addError(errors(
         ...BankFailures, AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive,
@@ -49,6 +52,8 @@ export class LifecycleApi extends HttpApiGroup.make("lifecycle")
         otpCode: OtpCode,
         via: Schema.optional(Schema.Literal("mobile", "web")),
         idempotencyKey: Schema.optional(NonEmpty)
+      }).annotations({
+        examples: [{ otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE, via: "mobile", idempotencyKey: Ex.IDEMPOTENCY_KEY }]
       }))
       .addSuccess(success("Customer", DeletionView, { message: "Account deletion processed." }))
       .addError(errors(

@@ -11,7 +11,7 @@ export const NotificationSettingsView = Schema.Struct({ smsEnabled: Schema.Boole
 const SettingsPatch = Body({
   smsEnabled: Schema.optional(Schema.Boolean),
   emailEnabled: Schema.optional(Schema.Boolean)
-}).pipe(Schema.filter((p) => p.smsEnabled !== undefined || p.emailEnabled !== undefined || NO_SETTING_MESSAGE))
+}).annotations({ examples: [{ smsEnabled: false, emailEnabled: true }] }).pipe(Schema.filter((p) => p.smsEnabled !== undefined || p.emailEnabled !== undefined || NO_SETTING_MESSAGE))
 
 export class NotificationsApi extends HttpApiGroup.make("notifications")
   .add(

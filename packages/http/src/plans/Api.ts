@@ -12,6 +12,7 @@ import {
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, Name, OtpCode, OtpPinId, Uuid, msg } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { TransactionView } from "../transactions/Views.js"
@@ -64,13 +65,27 @@ const planFields = {
   scheduledTimezone: optional(ShortText("scheduledTimezone", 64).annotations({ description: "IANA zone (default UTC)" }))
 }
 
+/** Examples: ₦180,000 over 90 days paid monthly (₦60,000 a month), ₦60,000 over 12 weeks paid on Fridays. */
+const MONTHLY_PLAN = {
+  totalAmountKobo: 18_000_000n,
+  durationDays: 90,
+  frequency: "monthly",
+  withdrawalAccountNumber: Ex.ACCOUNT_NUMBER,
+  withdrawalBankCode: Ex.BANK_CODE,
+  withdrawalAccountName: "Chiamaka Okafor",
+  scheduledTime: "09:00",
+  scheduledTimezone: "Africa/Lagos"
+} as const
+const WEEKLY_PLAN = { ...MONTHLY_PLAN, totalAmountKobo: 6_000_000n, durationDays: 84, frequency: "weekly", weekDay: "friday" } as const
+
 /** POST: the plan's fields, and the OTP when an existing plan's withdrawal account changes. */
 export const PlanPayload = Body({
   ...planFields,
   otpPinId: optional(OtpPinId.annotations({ description: "required (with otpCode) to change an existing plan's withdrawal account" })),
   otpCode: optional(OtpCode.annotations({ description: "required (with otpPinId) to change an existing plan's withdrawal account" }))
-})
+}).annotations({ examples: [MONTHLY_PLAN, { ...WEEKLY_PLAN, otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }] })
 export const PlanPatchPayload = Body({ ...planFields, otpPinId: OtpPinId, otpCode: OtpCode })
+  .annotations({ examples: [{ ...MONTHLY_PLAN, otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }] })
 
 export class PlansApi extends HttpApiGroup.make("plans")
   .add(
@@ -146,7 +161,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
   )
   .add(
     HttpApiEndpoint.post("borrow", "/plan/borrow")
-      .setPayload(Body({ idempotencyKey: Uuid }))
+      .setPayload(Body({ idempotencyKey: Uuid }).annotations({ examples: [{ idempotencyKey: Ex.IDEMPOTENCY_KEY }] }))
       .addSuccess(success("Disbursement", PlanMovementView, { message: "Borrow processed." }))
       .addError(errors(
         AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive, PlanNotFound,
@@ -172,7 +187,10 @@ export class PlansApi extends HttpApiGroup.make("plans")
   )
   .add(
     HttpApiEndpoint.post("extraCash", "/plan/extra-cash")
-      .setPayload(Body({ amountKobo: KoboJson("amountKobo", MAX_KOBO), idempotencyKey: Uuid }))
+      .setPayload(
+        Body({ amountKobo: KoboJson("amountKobo", MAX_KOBO), idempotencyKey: Uuid })
+          .annotations({ examples: [{ amountKobo: 1_500_000n, idempotencyKey: Ex.IDEMPOTENCY_KEY }] })
+      )
       .addSuccess(success("Disbursement", PlanMovementView, { message: "Extra Cash processed." }))
       .addError(errors(
         ...BankFailures, AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive,

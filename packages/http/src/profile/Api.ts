@@ -6,6 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { AccountNotFound } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { OriginNotAllowed } from "./Errors.js"
 import { Body, msg, Phone } from "../shared/Schemas.js"
 import { CookieAuthentication } from "../shared/Security.js"
@@ -38,7 +39,9 @@ export class ProfileApi extends HttpApiGroup.make("profile")
   )
   .add(
     HttpApiEndpoint.patch("updateProfile", "/users/profile")
-      .setPayload(Body({ name: Schema.optional(DisplayName), whatsappNumber: Schema.optional(Schema.NullOr(Phone)) }))
+      .setPayload(Body({ name: Schema.optional(DisplayName), whatsappNumber: Schema.optional(Schema.NullOr(Phone)) }).annotations({
+        examples: [{ name: "Chiamaka Okafor", whatsappNumber: Ex.PHONE_SENT }]
+      }))
       .addSuccess(success("User", UserProfileView, { message: "Profile updated." }))
       .addError(errors(OriginNotAllowed))
       .annotate(OpenApi.Summary, "Update the web user profile")

@@ -29,12 +29,13 @@ export const IntParam = (field: string, min: number, max: number) =>
 /** The paging fields of a query string, to spread into a list endpoint's url params. */
 export const pageFields = {
   page: Schema.optionalWith(
-    IntParam("page", 1, PAGE_MAX).annotations({ description: `1-based page number (default ${PAGE_DEFAULT})` }),
+    IntParam("page", 1, PAGE_MAX).annotations({ description: `1-based page number (default ${PAGE_DEFAULT})`, examples: [1] }),
     { exact: true, default: () => PAGE_DEFAULT }
   ),
   pageSize: Schema.optionalWith(
     IntParam("pageSize", 1, PAGE_SIZE_MAX).annotations({
-      description: `rows per page, 1 to ${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT}; ${PAGE_SIZE_MAX} is the maximum, larger is a 400)`
+      description: `rows per page, 1 to ${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT}; ${PAGE_SIZE_MAX} is the maximum, larger is a 400)`,
+      examples: [20]
     }),
     { exact: true, default: () => PAGE_SIZE_DEFAULT }
   )

@@ -22,13 +22,15 @@ const Amount = Schema.BigIntFromNumber.annotations({
 })
 const Category = Schema.String.annotations({
   ...msg("category must be a string"),
+  examples: ["food"],
   description: `1 to ${CATEGORY_MAX} characters; trimmed, spaces collapsed and lower-cased ("Food " is "food")`
 })
 const Description = Schema.NullOr(Schema.String.annotations(msg("description must be a string or null"))).annotations({
   description: `optional, at most ${DESCRIPTION_MAX} characters; empty or null is none`
 })
 const SpendingDate = CalendarDate.annotations({
-  description: `the day of the spending, YYYY-MM-DD, not after today in ${SPENDING_ZONE}`
+  description: `the day of the spending, YYYY-MM-DD, not after today in ${SPENDING_ZONE}`,
+  examples: ["2026-11-20"]
 })
 
 const SpendingId = HttpApiSchema.param("id", Uuid)
@@ -47,6 +49,8 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         category: Category,
         date: SpendingDate,
         description: Schema.optionalWith(Description, { exact: true })
+      }).annotations({
+        examples: [{ amountKobo: 450_000n, category: "food", date: "2026-11-20", description: "Groceries at Shoprite, Lekki" }]
       }))
       .addSuccess(success("Spending", SpendingView, { status: 201, message: "Spending logged." }))
       .annotate(OpenApi.Summary, "Log a spending")
@@ -61,8 +65,10 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
       .setUrlParams(Body({
         ...pageFields,
         category: Schema.optionalWith(Category, { exact: true }),
-        from: Schema.optionalWith(CalendarDate.annotations({ description: "first day, YYYY-MM-DD, inclusive" }), { exact: true }),
-        to: Schema.optionalWith(CalendarDate.annotations({ description: "last day, YYYY-MM-DD, inclusive; on or after from" }), {
+        from: Schema.optionalWith(CalendarDate.annotations({ description: "first day, YYYY-MM-DD, inclusive", examples: ["2026-11-01"] }), {
+          exact: true
+        }),
+        to: Schema.optionalWith(CalendarDate.annotations({ description: "last day, YYYY-MM-DD, inclusive; on or after from", examples: ["2026-11-30"] }), {
           exact: true
         })
       }))
@@ -73,9 +79,12 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
   .add(
     HttpApiEndpoint.get("report", "/report")
       .setUrlParams(Body({
-        from: CalendarDate.annotations({ description: "first day of the window, YYYY-MM-DD, inclusive" }),
-        to: CalendarDate.annotations({ description: `last day, inclusive; on or after from, at most ${MAX_REPORT_DAYS} days in all` }),
-        format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv" }), {
+        from: CalendarDate.annotations({ description: "first day of the window, YYYY-MM-DD, inclusive", examples: ["2026-11-01"] }),
+        to: CalendarDate.annotations({
+          description: `last day, inclusive; on or after from, at most ${MAX_REPORT_DAYS} days in all`,
+          examples: ["2026-11-30"]
+        }),
+        format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv", examples: ["csv"] }), {
           exact: true,
           default: () => "json" as const
         })
@@ -96,7 +105,7 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
           ...msg("month must be a string"),
           description: `YYYY-MM; not after the current month in ${SPENDING_ZONE} (which is reported to date)`
         })
-      }))
+      }).annotations({ examples: [{ month: "2026-10" }] }))
       .addSuccess(success("Spending", EmailedReportView, { message: "Report sent to your email." }))
       .addError(errors(NoEmailOnFile))
       .annotate(OpenApi.Summary, "Email a month's spending report")
@@ -113,7 +122,7 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         category: Schema.optionalWith(Category, { exact: true }),
         description: Schema.optionalWith(Description, { exact: true }),
         date: Schema.optionalWith(SpendingDate, { exact: true })
-      }))
+      }).annotations({ examples: [{ amountKobo: 520_000n, description: "Groceries and toiletries at Shoprite, Lekki" }] }))
       .addSuccess(success("Spending", SpendingView, { message: "Spending updated." }))
       .addError(errors(SpendingNotFound))
       .annotate(OpenApi.Summary, "Change a spending")

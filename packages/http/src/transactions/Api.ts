@@ -26,15 +26,19 @@ const { earliest, latest } = Reports.ReportDates
 
 /** A calendar date a report accepts (the domain's range: clear of what databases cannot store). */
 const ReportDate = CalendarDate.pipe(
-  Schema.filter((d) => d >= earliest && d <= latest, msg(`Use a date between ${earliest} and ${latest}`))
+  Schema.filter((d) => d >= earliest && d <= latest, { ...msg(`Use a date between ${earliest} and ${latest}`), jsonSchema: {} })
 )
 
 const ReportParams = Body({
-  from: ReportDate.annotations({ description: `first day of the window, YYYY-MM-DD (UTC), inclusive; ${earliest} or later` }),
-  to: ReportDate.annotations({
-    description: `last day of the window, YYYY-MM-DD (UTC), inclusive; on or after from, ${latest} at the latest`
+  from: ReportDate.annotations({
+    description: `first day of the window, YYYY-MM-DD (UTC), inclusive; ${earliest} or later`,
+    examples: ["2026-11-01"]
   }),
-  format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv" }), {
+  to: ReportDate.annotations({
+    description: `last day of the window, YYYY-MM-DD (UTC), inclusive; on or after from, ${latest} at the latest`,
+    examples: ["2026-11-30"]
+  }),
+  format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv", examples: ["csv"] }), {
     exact: true,
     default: () => "json" as const
   })

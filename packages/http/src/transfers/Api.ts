@@ -7,6 +7,7 @@ import {
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, msg, Name, Uuid } from "../shared/Schemas.js"
 import { FeeQuote, MovementView } from "./Views.js"
 
@@ -25,6 +26,17 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         idempotencyKey: Uuid,
         narration: Schema.optional(Schema.String.pipe(Schema.maxLength(100, msg("narration must be at most 100 characters")))),
         nipSessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)))
+      }).annotations({
+        examples: [{
+          destinationAccountNumber: "0045678912",
+          destinationBankCode: "044",
+          destinationBankName: "Access Bank",
+          destinationAccountName: "Emeka Nwosu",
+          amountKobo: 2_500_000n,
+          idempotencyKey: Ex.IDEMPOTENCY_KEY,
+          narration: "November rent share",
+          nipSessionId: Ex.NIP_SESSION_ID
+        }]
       }))
       .addSuccess(success("Transaction", MovementView, { message: "Transfer processed." }))
       // LOOKUP_THROTTLED (TooManyAttempts): without nipSessionId, its name enquiry counts against the look-up budget
