@@ -163,4 +163,21 @@ describe("the docs page", () => {
     // kobo in a request body is a JSON integer; in an answer, a decimal string
     expect(transfer.examples[0]).toMatchObject({ amountKobo: expect.any(Number), destinationAccountNumber: expect.stringMatching(/^\d{10}$/) })
   })
+
+  it("shows answers as the wire carries them: kobo as decimal strings, the profile's balance as a number", () => {
+    const resultOf = (path: string, method: string, status = "200") =>
+      resolved(resolved(doc.paths[path][method].responses[status].content["application/json"].schema)[0].properties.result)[0]
+    const profile = resultOf("/api/v1/customers/me", "get").examples[0]
+    expect(profile).toMatchObject({ balanceKobo: expect.any(Number), phone: expect.stringMatching(/^\+234\d{10}$/) })
+    expect(profile.disbursementPlan).toMatchObject({ amount: expect.stringMatching(/^\d+$/), totalAmountKobo: expect.stringMatching(/^\d+$/) })
+    expect(resultOf("/api/v1/transactions/transfer", "post").examples[0]).toMatchObject({
+      amountKobo: expect.stringMatching(/^\d+$/),
+      feeKobo: expect.stringMatching(/^\d+$/)
+    })
+    // every instant of an example is an ISO string of 2026, its days too
+    const instants = JSON.stringify(doc).match(/"(createdAt|updatedAt|postedAt|nextDueAt|date)":"[^"]*"/g) ?? []
+    expect(instants.length).toBeGreaterThan(10)
+    for (const instant of instants) expect(instant).toMatch(/"20\d\d-\d\d-\d\d(T\d\d:\d\d:\d\d\.\d{3}Z)?"$/)
+    expect(instants.every((i) => i.includes("\"2026-"))).toBe(true)
+  })
 })

@@ -6,6 +6,7 @@ import { bankAccountEndpoints } from "../banking/Api.js"
 import { errors, success } from "../shared/Envelope.js"
 import { Authentication } from "../shared/Security.js"
 import { CustomerProfile } from "./Views.js"
+import * as Ex from "../shared/Examples.js"
 
 export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
@@ -26,7 +27,9 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     // the spec's other name of POST /auth/otp/request (same use case, same code)
     HttpApiEndpoint.post("requestOtp", "/otp/request")
-      .addSuccess(success("Customer", Schema.Struct({ pinId: Schema.String }), { message: "A code has been sent to your email." }))
+      .addSuccess(success("Customer", Schema.Struct({ pinId: Schema.String }).annotations({ examples: [{ pinId: Ex.OTP_PIN_ID }] }), {
+        message: "A code has been sent to your email."
+      }))
       .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
       // not a code it answers: documented because the plans contract test (test/Plans.test.ts,
       // "OpenAPI") requires 404 on this endpoint, the plan edit's OTP request

@@ -37,7 +37,7 @@ const RefreshPayload = Body({ refreshToken: NonEmpty }).annotations({ examples: 
 const VerifiedTokens = Schema.Struct({
   accessToken: Schema.optionalWith(Schema.String, { exact: true }),
   refreshToken: Schema.optionalWith(Schema.String, { exact: true })
-})
+}).annotations({ examples: [{ accessToken: Ex.ACCESS_TOKEN, refreshToken: Ex.REFRESH_TOKEN }, {}] })
 
 const VERIFY_DESCRIPTION = "While the account is not yet verified (customerStatus unverified) the answer is " +
   "{accessToken, refreshToken}; once it is, a code verifies and answers {}: a code never signs in an account that was " +
@@ -154,7 +154,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("token", "/token")
       // A missing token is a 401 here (spec), so the field is optional at the schema level.
       .setPayload(Body({ refreshToken: Schema.optional(Schema.String) }).annotations({ examples: [{ refreshToken: Ex.REFRESH_TOKEN }] }))
-      .addSuccess(success("Auth", Schema.Struct({ accessToken: Schema.String })))
+      .addSuccess(success("Auth", Schema.Struct({ accessToken: Schema.String }).annotations({ examples: [{ accessToken: Ex.ACCESS_TOKEN }] })))
       .addError(errors(AccountSuspended, InvalidRefreshToken))
       .annotate(OpenApi.Summary, "Exchange a refresh token for an access token")
       .annotate(
@@ -202,7 +202,9 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("requestOtp", "/otp/request")
-      .addSuccess(success("Auth", Schema.Struct({ pinId: Schema.String }), { message: "A code has been sent to your email." }))
+      .addSuccess(success("Auth", Schema.Struct({ pinId: Schema.String }).annotations({ examples: [{ pinId: Ex.OTP_PIN_ID }] }), {
+        message: "A code has been sent to your email."
+      }))
       .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
       .middleware(Authentication)
       .annotate(OpenApi.Summary, "Request a code for an OTP-gated action")

@@ -43,7 +43,9 @@ export class KycApi extends HttpApiGroup.make("kyc")
           dateOfBirth: Ex.DATE_OF_BIRTH
         }]
       }))
-      .addSuccess(success("Auth", Schema.Struct({ firstName: Schema.String, lastName: Schema.String, phone: Schema.String }), {
+      .addSuccess(success("Auth", Schema.Struct({ firstName: Schema.String, lastName: Schema.String, phone: Schema.String }).annotations({
+        examples: [{ firstName: "CHIAMAKA", lastName: "OKAFOR", phone: Ex.PHONE }]
+      }), {
         message: "BVN verified."
       }))
       .addError(errors(

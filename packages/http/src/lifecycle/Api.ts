@@ -15,11 +15,12 @@ import { Authentication, AuthenticationAllowingSuspended } from "../shared/Secur
 export const ClosureView = Schema.Struct({
   status: Schema.Literal("confirmed", "pending"),
   amountWithdrawnKobo: KoboString
-})
+}).annotations({ examples: [{ status: "confirmed", amountWithdrawnKobo: 2_989_250n }] })
 
 export const DeletionView = Schema.Union(
-  Schema.Struct({ status: Schema.Literal("deleted"), retainUntil: Schema.Date }),
-  Schema.Struct({ status: Schema.Literal("closing") })
+  Schema.Struct({ status: Schema.Literal("deleted"), retainUntil: Schema.Date })
+    .annotations({ examples: [{ status: "deleted", retainUntil: new Date("2031-11-28T09:45:00.000Z") }] }),
+  Schema.Struct({ status: Schema.Literal("closing") }).annotations({ examples: [{ status: "closing" }] })
 )
 
 export class LifecycleApi extends HttpApiGroup.make("lifecycle")

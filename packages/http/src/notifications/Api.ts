@@ -7,6 +7,7 @@ import { Body } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 
 export const NotificationSettingsView = Schema.Struct({ smsEnabled: Schema.Boolean, emailEnabled: Schema.Boolean })
+  .annotations({ examples: [{ smsEnabled: false, emailEnabled: true }] })
 
 const SettingsPatch = Body({
   smsEnabled: Schema.optional(Schema.Boolean),

@@ -19,6 +19,15 @@ export const UserProfileView = Schema.Struct({
   whatsappNumber: Schema.NullOr(Schema.String),
   isAdmin: Schema.Boolean,
   createdAt: Schema.String
+}).annotations({
+  examples: [{
+    id: Ex.ACCOUNT_ID,
+    name: "Chiamaka Okafor",
+    email: Ex.EMAIL,
+    whatsappNumber: Ex.PHONE,
+    isAdmin: false,
+    createdAt: Ex.CREATED_AT
+  }]
 })
 
 const DisplayName = Schema.Trim.pipe(
