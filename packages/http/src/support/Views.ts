@@ -54,7 +54,12 @@ export const TicketDetailView = Schema.Struct({ ...TicketView.fields, messages: 
 export const TicketPageView = PageView(TicketView)
 
 /** The reply just added, and the ticket as it now is. */
-export const ReplyView = Schema.Struct({ message: MessageView, ticket: TicketView })
+export const ReplyView = Schema.Struct({ message: MessageView, ticket: TicketView }).annotations({
+  examples: [{
+    message: { ...messageExample, id: "a3b5c7d9-1e2f-4a6b-8c0d-2e4f6a8c0e13", createdAt: "2026-11-20T11:05:48.000Z" },
+    ticket: { ...ticketExample, updatedAt: "2026-11-20T11:05:48.000Z", lastMessageAt: "2026-11-20T11:05:48.000Z" }
+  }]
+})
 
 export const ticketView = (t: Ticket) => ({
   id: t.id,
