@@ -12,6 +12,7 @@ import { errors, NoData, success } from "../shared/Envelope.js"
 import * as Ex from "../shared/Examples.js"
 import { AnyPassword, Body, Email, msg, Name, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
+import * as AdminEx from "./Examples.js"
 import { LinkView, MeView, SentLinkView, SessionView, StaffEntryView, StaffView } from "./Views.js"
 
 /** A staff password: 12 to 128 characters (stronger than a customer's 8). */
@@ -119,7 +120,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   )
   .add(
     HttpApiEndpoint.get("listStaff", "/staff")
-      .addSuccess(success("Admin", Schema.Struct({ items: Schema.Array(StaffEntryView) })))
+      .addSuccess(success("Admin", Schema.Struct({ items: Schema.Array(StaffEntryView) }).annotations({ examples: [AdminEx.staffList] })))
       .addError(errors(PermissionDenied))
       .annotate(OpenApi.Summary, "List staff members")
       .annotate(

@@ -9,6 +9,7 @@ import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
+import * as AdminEx from "./Examples.js"
 
 const { ApprovalAction, ApprovalStatus } = StaffAccess.Approvals
 
@@ -21,7 +22,7 @@ export const ApprovalView = Schema.Struct({
   decidedBy: Schema.NullOr(Schema.String),
   decidedAt: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.approval] })
 
 export const approvalView = (a: StaffAccess.Approvals.Approval) => ({
   id: a.id,
@@ -36,6 +37,7 @@ export const approvalView = (a: StaffAccess.Approvals.Approval) => ({
 
 /** What a change filed under four-eyes answers (202). */
 export const PendingApprovalView = Schema.Struct({ pendingApproval: ApprovalView })
+  .annotations({ examples: [{ pendingApproval: AdminEx.approval }] })
 export const pendingApproval = (message: string) =>
   success("Admin", PendingApprovalView, { status: 202, message })
 
@@ -61,7 +63,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
   )
   .add(
     HttpApiEndpoint.post("approve")`/${ApprovalId}/approve`
-      .addSuccess(success("Admin", Schema.Struct({ approval: ApprovalView, result: Schema.Unknown }), { message: "Approved and applied." }))
+      .addSuccess(success("Admin", Schema.Struct({ approval: ApprovalView, result: Schema.Unknown }).annotations({ examples: [AdminEx.approved] }), { message: "Approved and applied." }))
       .addError(errors(
         PermissionDenied, AdminTransactionNotFound, MovementNotAwaitingOperator, SettingNotFound,
         AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale, StaffAccess.Freezes.CustomerNotSuspended,
@@ -81,7 +83,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
       .setPayload(Body({
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1000, msg("Must be at most 1000 characters"))), { exact: true })
       }).annotations({ examples: [{ note: "The customer's identity is not confirmed yet: keep the freeze until KYC review." }] }))
-      .addSuccess(success("Admin", ApprovalView, { message: "Rejected." }))
+      .addSuccess(success("Admin", ApprovalView.annotations({ examples: [AdminEx.rejected] }), { message: "Rejected." }))
       .addError(errors(
         StaffAccess.Approvals.ApprovalDecided, StaffAccess.Approvals.ApprovalNotFound,
         StaffAccess.Approvals.OwnApproval

@@ -7,6 +7,7 @@ import { ApprovalView } from "./ApprovalsApi.js"
 import { LedgerEntryView } from "./LedgerApi.js"
 import { AlertView } from "./OpsApi.js"
 import { StaffTicketView } from "./SupportDeskApi.js"
+import * as AdminEx from "./Examples.js"
 
 const Counted = <A, I>(item: Schema.Schema<A, I>) =>
   Schema.NullOr(Schema.Struct({ count: Schema.Number, items: Schema.Array(item) })).annotations({
@@ -20,7 +21,7 @@ export const AttentionView = Schema.Struct({
   approvals: Counted(Schema.Struct({ ...ApprovalView.fields, requestedByName: Schema.NullOr(Schema.String) })),
   movements: Counted(LedgerEntryView),
   tickets: Counted(StaffTicketView)
-})
+}).annotations({ examples: [AdminEx.attention] })
 
 export class AdminAttentionApi extends HttpApiGroup.make("adminAttention")
   .add(

@@ -7,6 +7,7 @@ import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, CalendarDate, msg } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { nameOf, type Names } from "./Names.js"
+import * as AdminEx from "./Examples.js"
 
 const Text = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100, msg("Must be at most 100 characters")))
 
@@ -36,7 +37,7 @@ export const AuditEntryView = Schema.Struct({
   after: Schema.Unknown,
   prevHash: Schema.String,
   hash: Schema.String
-})
+}).annotations({ examples: [AdminEx.auditEntry] })
 
 /** The ids whose names an audit row's view shows. */
 export const auditIds = (e: AuditEntry) => [e.actorId, e.targetId]
@@ -53,7 +54,7 @@ const VerifyView = Schema.Struct({
   lastHash: Schema.optional(Schema.String),
   brokenAt: Schema.optional(Schema.Number),
   reason: Schema.optional(Schema.String)
-})
+}).annotations({ examples: [AdminEx.auditVerified] })
 
 export class AdminAuditApi extends HttpApiGroup.make("adminAudit")
   .add(

@@ -14,6 +14,7 @@ import { TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
 import { AuditEntryView } from "./AuditApi.js"
 import { StaffTicketView } from "./SupportDeskApi.js"
+import * as AdminEx from "./Examples.js"
 
 export const CustomerSummaryView = Schema.Struct({
   id: CustomerId,
@@ -30,7 +31,7 @@ export const CustomerSummaryView = Schema.Struct({
   lastKnownBalanceKobo: Schema.NullOr(KoboString).annotations({ description: "the provider's last answer (see balanceSeenAt)" }),
   balanceSeenAt: Schema.NullOr(Schema.String),
   createdAt: Schema.String
-})
+}).annotations({ examples: [AdminEx.customerSummary] })
 
 export const customerSummaryView = (c: StaffAccess.Customers.CustomerSummary) => ({
   id: c.customerId,
@@ -66,7 +67,7 @@ export const CustomerFileView = Schema.Struct({
   notices: Schema.Array(NoticeView),
   tickets: Schema.Array(StaffTicketView),
   audit: Schema.Array(AuditEntryView)
-})
+}).annotations({ examples: [AdminEx.customerFile] })
 
 /** GET /admin/customers/{id}/plan: the plan readable, with the per-cycle fee and Borrow and Extra Cash used. */
 export const CustomerPlanView = Schema.Struct({
@@ -82,7 +83,7 @@ export const CustomerPlanView = Schema.Struct({
       feeBasisPoints: KoboString.annotations({ description: "the flat fee on the amount: 400 = 4%" })
     })
   })).annotations({ description: "null when the customer has never had a plan" })
-})
+}).annotations({ examples: [AdminEx.customerPlan] })
 
 export const customerPlanView = (found: StaffAccess.CustomerPlan.CustomerPlan | null) => ({
   plan: found === null ? null : {
@@ -113,7 +114,7 @@ export const MessageLogEntryView = Schema.Struct({
     description: "for a message with a code: where the code stands (never the code itself)"
   }),
   codeExpiresAt: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.messageLogEntry] })
 
 export const messageLogEntryView = (m: StaffAccess.CustomerMessages.MessageLogEntry) => ({
   ...m,
@@ -145,7 +146,7 @@ export const FreezeOutcomeView = Schema.Struct({
       "freeze it by hand), or lifted after an unfreeze"
   }),
   freezeId: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.frozen] })
 
 const FreezeBody = Body({
   reason: Schema.Trim.pipe(
@@ -212,7 +213,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
   )
   .add(
     HttpApiEndpoint.post("unfreeze")`/${CustomerIdParam}/unfreeze`
-      .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer unfrozen." }))
+      .addSuccess(success("Admin", FreezeOutcomeView.annotations({ examples: [AdminEx.unfrozen] }), { message: "Customer unfrozen." }))
       .addSuccess(pendingApproval("Unfreeze filed for a second member's approval."))
       .addError(errors(
         AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale,

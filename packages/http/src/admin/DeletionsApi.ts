@@ -8,6 +8,7 @@ import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
+import * as AdminEx from "./Examples.js"
 
 export const DeletionView = Schema.Struct({
   id: Schema.String,
@@ -24,7 +25,7 @@ export const DeletionView = Schema.Struct({
   reviewedBy: Schema.NullOr(Schema.String),
   reviewedAt: Schema.NullOr(Schema.String),
   reviewNote: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.deletion] })
 
 export const deletionView = ({ record: r, reviewNote, reviewedAt, reviewedBy }: StaffAccess.Deletions.DeletionReview) => ({
   id: r.id,
@@ -57,7 +58,7 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
       .setPayload(Schema.NullOr(Body({
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000, msg("Must be at most 2000 characters"))), { exact: true })
       }).annotations({ examples: [{ note: "Balance was swept to GTBank before deletion; KYC record kept until 2031-11-28." }] })))
-      .addSuccess(success("Admin", DeletionView, { message: "Deletion reviewed." }))
+      .addSuccess(success("Admin", DeletionView.annotations({ examples: [AdminEx.deletionReviewed] }), { message: "Deletion reviewed." }))
       .addError(errors(DeletionNotFound, DeletionAlreadyReviewed))
       .annotate(OpenApi.Summary, "Mark a deletion reviewed")
       .annotate(OpenApi.Description, "Marks a deletion reviewed, with an optional note; once (409 after). Audited (deletions:review).")

@@ -11,6 +11,7 @@ import { Body, CalendarDate, KoboQuery, msg, UuidOf } from "../shared/Schemas.js
 import { StaffAuthentication } from "../shared/Security.js"
 import { transactionView, TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
+import * as AdminEx from "./Examples.js"
 
 /** the largest amount a search names (₦10bn) */
 const MAX_SEARCH_KOBO = 1_000_000_000_000n
@@ -50,7 +51,7 @@ export const LedgerEntryView = Schema.Struct({
   awaitsOperator: Schema.Boolean.annotations({
     description: "parked after the bank refused its transfer and then its reversal: POST /transactions/{id}/resolve applies"
   })
-})
+}).annotations({ examples: [AdminEx.ledgerEntry] })
 export const ledgerEntryView = (e: StaffAccess.Ledger.LedgerEntry) => ({
   ...transactionView(e),
   customerName: e.customerName,
@@ -60,7 +61,7 @@ export const ledgerEntryView = (e: StaffAccess.Ledger.LedgerEntry) => ({
 export const RequeryView = Schema.Struct({
   transaction: LedgerEntryView,
   provider: Schema.Struct({ debit: ProviderAnswer, transfer: ProviderAnswer })
-})
+}).annotations({ examples: [AdminEx.requery] })
 const TransactionIdParam = HttpApiSchema.param("id", UuidOf(TransactionId))
 
 const PlanState = Schema.String
@@ -71,7 +72,7 @@ export const RetryView = Schema.Struct({
   stateBefore: PlanState,
   state: PlanState,
   nextDueAt: Schema.Date
-})
+}).annotations({ examples: [AdminEx.retry] })
 
 const ResolveBody = Body({
   outcome: StaffAccess.MovementResolution.ResolutionOutcome.annotations(msg("outcome must be credited_back or delivered")),
@@ -96,7 +97,7 @@ export const ResolutionView = Schema.Struct({
   closureStatus: Schema.NullOr(Schema.String),
   /** the plan whose payout this was, as it stands after */
   planState: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.resolution] })
 
 export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(

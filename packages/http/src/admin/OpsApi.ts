@@ -9,6 +9,7 @@ import { Body, Uuid } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { pendingApproval } from "./ApprovalsApi.js"
 import { nameOf, type Names } from "./Names.js"
+import * as AdminEx from "./Examples.js"
 
 const SettingKey = HttpApiSchema.param("key", Schema.String.pipe(Schema.maxLength(100)))
 const AlertId = HttpApiSchema.param("id", Uuid)
@@ -18,7 +19,7 @@ export const SettingView = Schema.Struct({
   description: Schema.String,
   value: Schema.Unknown,
   defaultValue: Schema.Unknown
-})
+}).annotations({ examples: [AdminEx.setting] })
 
 export const AlertView = Schema.Struct({
   id: Schema.String,
@@ -33,7 +34,7 @@ export const AlertView = Schema.Struct({
   occurrences: Schema.Number,
   firstRaisedAt: Schema.String,
   lastRaisedAt: Schema.String
-})
+}).annotations({ examples: [AdminEx.alert] })
 
 export const alertView = (a: Alerts.StaffAlert, names: Names) => ({
   id: a.id,

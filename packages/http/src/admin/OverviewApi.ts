@@ -6,6 +6,7 @@ import { errors, success } from "../shared/Envelope.js"
 import { IntParam } from "../shared/Paging.js"
 import { Body } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
+import * as AdminEx from "./Examples.js"
 
 const { defaultDays, maxDays, minDays } = StaffAccess.Overview.OverviewPolicy
 
@@ -35,7 +36,7 @@ export const OverviewView = Schema.Struct({
   activePlans: Schema.Number,
   totals: FiguresView,
   series: Schema.Array(Schema.Struct({ date: Schema.String, ...FiguresView.fields }))
-})
+}).annotations({ examples: [AdminEx.overview] })
 
 const OverviewQuery = Body({
   days: Schema.optionalWith(

@@ -17,6 +17,7 @@ import { StaffAuthentication } from "../shared/Security.js"
 import { Category, MessageBody, Text } from "../support/Api.js"
 import { ticketView, TicketView } from "../support/Views.js"
 import { nameOf, type Names } from "./Names.js"
+import * as AdminEx from "./Examples.js"
 
 const TicketIdParam = HttpApiSchema.param("id", UuidOf(TicketId))
 const Status = TicketStatus.annotations(msg("status must be open, awaiting_customer, resolved or closed"))
@@ -29,7 +30,7 @@ export const StaffTicketView = Schema.Struct({
   customerName: Schema.NullOr(Schema.String),
   assignedStaffId: Schema.NullOr(Schema.String),
   assignedStaffName: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.staffTicket] })
 
 const StaffMessageView = Schema.Struct({
   id: Schema.String,
@@ -38,14 +39,15 @@ const StaffMessageView = Schema.Struct({
   authorName: Schema.NullOr(Schema.String),
   body: Schema.String,
   createdAt: Schema.String
-})
+}).annotations({ examples: [AdminEx.staffLine] })
 const NoteView = Schema.Struct({ id: Schema.String, staffId: StaffId, staffName: Schema.NullOr(Schema.String), body: Schema.String, createdAt: Schema.String })
+  .annotations({ examples: [AdminEx.note] })
 
 export const StaffTicketDetailView = Schema.Struct({
   ticket: StaffTicketView,
   messages: Schema.Array(StaffMessageView),
   notes: Schema.Array(NoteView).annotations({ description: "internal notes: staff only, never shown to the customer" })
-})
+}).annotations({ examples: [AdminEx.ticketDetail] })
 
 /** The ids whose names a ticket's view shows. */
 export const ticketIds = (t: Ticket) => [t.customerId, t.assignedStaffId]
@@ -113,7 +115,7 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
       .setPayload(Body({ message: MessageBody }).annotations({
         examples: [{ message: "Thank you, Chiamaka. Your ₦50,000 deposit was confirmed at 11:02 and your balance is now up to date." }]
       }))
-      .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }), { status: 201, message: "Reply sent." }))
+      .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }).annotations({ examples: [AdminEx.staffReply] }), { status: 201, message: "Reply sent." }))
       .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
       .annotate(OpenApi.Summary, "Reply to a customer's ticket")
       .annotate(OpenApi.Description, "A reply the customer sees (and is emailed); the ticket then awaits the customer. 409 on a closed ticket.")

@@ -5,7 +5,7 @@
  * dates. test/OpenApiDocs.test.ts checks that every example decodes against its own schema.
  */
 import type { AccountId, CustomerId, PlanId, StaffId, TransactionId } from "@app/domain"
-import { Redacted } from "effect"
+import { Option, Redacted, Schema, SchemaAST } from "effect"
 
 export const ACCOUNT_ID = "5b1e9c3a-2f47-4d8e-a6b1-0c9d8e7f6a52" as AccountId
 export const CUSTOMER_ID = "c7a2d4e6-1b3f-4a58-9c0d-e2f4a6b8c0d1" as CustomerId
@@ -45,3 +45,7 @@ export const REFRESH_TOKEN = "q3Vt9rXw2LmE8pZk4YbN7cJd1HfGs6TaUoRi5WeQxAz"
 export const CREATED_AT = "2026-03-14T09:26:41.000Z"
 export const UPDATED_AT = "2026-11-28T08:15:02.000Z"
 export const TODAY = "2026-11-28"
+
+/** The example a view schema is annotated with (its first), to build a larger example from it. */
+export const exampleOf = <A, I, R>(schema: Schema.Schema<A, I, R>): A =>
+  Option.getOrThrow(SchemaAST.getExamplesAnnotation(schema.ast))[0] as A

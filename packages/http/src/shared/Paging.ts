@@ -4,7 +4,7 @@
  * `{items, page, pageSize, total, totalPages}`. A page past the end has no items.
  */
 import type { Page } from "@app/domain"
-import { Schema } from "effect"
+import { Option, Schema, SchemaAST } from "effect"
 import { Body, msg } from "./Schemas.js"
 
 export const PAGE_DEFAULT = 1
@@ -44,15 +44,21 @@ export const pageFields = {
 /** page and pageSize alone. */
 export const PageParams = Body(pageFields)
 
-/** What a list endpoint answers: one page of `item`. */
-export const PageView = <A, I>(item: Schema.Schema<A, I>) =>
-  Schema.Struct({
+/** What a list endpoint answers: one page of `item`; its example (on /docs) is a first page of the item's. */
+export const PageView = <A, I>(item: Schema.Schema<A, I>) => {
+  const page = Schema.Struct({
     items: Schema.Array(item),
     page: Schema.Number,
     pageSize: Schema.Number,
     total: Schema.Number,
     totalPages: Schema.Number
   })
+  return Option.match(SchemaAST.getExamplesAnnotation(item.ast), {
+    onNone: () => page,
+    onSome: ([first]) =>
+      page.annotations({ examples: [{ items: [first as A], page: 1, pageSize: PAGE_SIZE_DEFAULT, total: 1, totalPages: 1 }] })
+  })
+}
 
 /** A domain page as the wire shape, each item through `view`. */
 export const pageView = <A, B>(page: Page<A>, view: (a: A) => B) => ({
