@@ -23,7 +23,7 @@ const StaffPassword = Schema.Redacted(
   )
 )
 
-const LinkToken = HttpApiSchema.param("token", Schema.String.pipe(Schema.maxLength(200)))
+const LinkToken = HttpApiSchema.param("token", Schema.String.pipe(Schema.maxLength(200)).annotations({ examples: [AdminEx.LINK_TOKEN] }))
 const StaffIdParam = HttpApiSchema.param("id", UuidOf(StaffId))
 const Role = StaffRole.annotations(msg("role must be one of superadmin, admin, support, officer"))
 

@@ -44,7 +44,7 @@ export const pendingApproval = (message: string) =>
 const ApprovalId = HttpApiSchema.param("id", Uuid)
 
 const ApprovalQuery = Body({
-  status: Schema.optionalWith(ApprovalStatus.annotations(msg("status must be pending, approved or rejected")), { exact: true }),
+  status: Schema.optionalWith(ApprovalStatus.annotations({ ...msg("status must be pending, approved or rejected"), examples: ["pending"] }), { exact: true }),
   ...pageFields
 })
 

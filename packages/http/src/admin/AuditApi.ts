@@ -12,10 +12,10 @@ import * as AdminEx from "./Examples.js"
 const Text = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100, msg("Must be at most 100 characters")))
 
 const AuditQuery = Body({
-  actorId: Schema.optionalWith(Text, { exact: true }),
-  action: Schema.optionalWith(Text, { exact: true }),
-  targetKind: Schema.optionalWith(Text, { exact: true }),
-  targetId: Schema.optionalWith(Text, { exact: true }),
+  actorId: Schema.optionalWith(Text.annotations({ examples: [AdminEx.auditEntry.actorId] }), { exact: true }),
+  action: Schema.optionalWith(Text.annotations({ examples: [AdminEx.auditEntry.action] }), { exact: true }),
+  targetKind: Schema.optionalWith(Text.annotations({ examples: [AdminEx.auditEntry.targetKind] }), { exact: true }),
+  targetId: Schema.optionalWith(Text.annotations({ examples: [AdminEx.auditEntry.targetId] }), { exact: true }),
   from: Schema.optionalWith(CalendarDate.annotations({ description: "first day (UTC), inclusive" }), { exact: true }),
   to: Schema.optionalWith(CalendarDate.annotations({ description: "last day (UTC), inclusive" }), { exact: true }),
   ...pageFields

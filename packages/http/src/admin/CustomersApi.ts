@@ -124,11 +124,11 @@ export const messageLogEntryView = (m: StaffAccess.CustomerMessages.MessageLogEn
 })
 
 const DirectoryQuery = Body({
-  q: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100, msg("Must be at most 100 characters"))), { exact: true }),
-  status: Schema.optionalWith(CustomerStatus.annotations(msg("status must be unverified, verified, active, suspended, closed or deleted")), { exact: true }),
-  kyc: Schema.optionalWith(KycStatus.annotations(msg("kyc must be pending, bvn_verified or fully_verified")), { exact: true }),
+  q: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100, msg("Must be at most 100 characters"))).annotations({ examples: ["Okafor"] }), { exact: true }),
+  status: Schema.optionalWith(CustomerStatus.annotations({ ...msg("status must be unverified, verified, active, suspended, closed or deleted"), examples: ["suspended"] }), { exact: true }),
+  kyc: Schema.optionalWith(KycStatus.annotations({ ...msg("kyc must be pending, bvn_verified or fully_verified"), examples: ["bvn_verified"] }), { exact: true }),
   officer: Schema.optionalWith(Uuid, { exact: true }),
-  sort: Schema.optionalWith(CustomerSort.annotations(msg("sort must be newest, oldest, balance_desc or balance_asc")), {
+  sort: Schema.optionalWith(CustomerSort.annotations({ ...msg("sort must be newest, oldest, balance_desc or balance_asc"), examples: ["balance_desc"] }), {
     exact: true,
     default: () => "newest" as const
   }),

@@ -42,7 +42,7 @@ export const deletionView = ({ record: r, reviewNote, reviewedAt, reviewedBy }: 
   reviewNote
 })
 
-const Status = Schema.Literal("pending_review", "reviewed").annotations(msg("status must be pending_review or reviewed"))
+const Status = Schema.Literal("pending_review", "reviewed").annotations({ ...msg("status must be pending_review or reviewed"), examples: ["pending_review"] })
 const DeletionId = HttpApiSchema.param("id", Uuid)
 
 export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")

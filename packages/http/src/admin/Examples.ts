@@ -17,6 +17,8 @@ import { StaffEntryView } from "./Views.js"
 export const ADMIN_ID = "7e9a1c3e-5b7d-4f2a-8c4e-6a8c0e2a4c86" as StaffId
 export const ADMIN_NAME = "Adaeze Nwosu"
 export const STAFF_NAME = "Tunde Bakare"
+/** the token of an invite or reset link (32 random bytes, base64url), as in the emailed URL */
+export const LINK_TOKEN = "Zq8vN3xR1tLw7mKc5pYh2dFs9gBj4aUe6oTi0nWlQ3M"
 export const CUSTOMER_NAME = `${Ex.FIRST_NAME} ${Ex.LAST_NAME}`
 export const ALERT_ID = "3c5e7a9c-1e3a-4c5e-9a7c-9e1a3c5e7a90" as AlertId
 export const APPROVAL_ID = "6f8b0d2f-4a6c-4e8a-b0c2-4e6a8c0e2a47" as ApprovalId

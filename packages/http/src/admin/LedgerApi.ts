@@ -16,8 +16,11 @@ import * as AdminEx from "./Examples.js"
 /** the largest amount a search names (₦10bn) */
 const MAX_SEARCH_KOBO = 1_000_000_000_000n
 
-const Status = TransactionStatus.annotations(msg("status must be pending, confirmed or failed"))
-const Purpose = TransactionPurpose.annotations(msg("purpose must be deposit, manual_transfer, disbursement or early_withdrawal"))
+const Status = TransactionStatus.annotations({ ...msg("status must be pending, confirmed or failed"), examples: ["failed"] })
+const Purpose = TransactionPurpose.annotations({
+  ...msg("purpose must be deposit, manual_transfer, disbursement or early_withdrawal"),
+  examples: ["disbursement"]
+})
 const opt = <A, I>(s: Schema.Schema<A, I>) => Schema.optionalWith(s, { exact: true })
 
 const dayRange = <T extends { readonly from?: string; readonly to?: string }>(q: T) =>
@@ -25,7 +28,7 @@ const dayRange = <T extends { readonly from?: string; readonly to?: string }>(q:
 
 const SearchQuery = Body({
   id: opt(UuidOf(TransactionId)),
-  reference: opt(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40, msg("Must be at most 40 characters")))),
+  reference: opt(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40, msg("Must be at most 40 characters"))).annotations({ examples: [AdminEx.stuckEntry.transferReference] })),
   customerId: opt(UuidOf(CustomerId)),
   status: opt(Status),
   purpose: opt(Purpose),

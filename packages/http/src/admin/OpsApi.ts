@@ -11,7 +11,7 @@ import { pendingApproval } from "./ApprovalsApi.js"
 import { nameOf, type Names } from "./Names.js"
 import * as AdminEx from "./Examples.js"
 
-const SettingKey = HttpApiSchema.param("key", Schema.String.pipe(Schema.maxLength(100)))
+const SettingKey = HttpApiSchema.param("key", Schema.String.pipe(Schema.maxLength(100)).annotations({ examples: [AdminEx.setting.key] }))
 const AlertId = HttpApiSchema.param("id", Uuid)
 
 export const SettingView = Schema.Struct({

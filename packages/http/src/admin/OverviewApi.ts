@@ -41,7 +41,8 @@ export const OverviewView = Schema.Struct({
 const OverviewQuery = Body({
   days: Schema.optionalWith(
     IntParam("days", minDays, maxDays).annotations({
-      description: `whole UTC days in the window, today included: ${minDays} to ${maxDays} (default ${defaultDays})`
+      description: `whole UTC days in the window, today included: ${minDays} to ${maxDays} (default ${defaultDays})`,
+      examples: [AdminEx.overview.days]
     }),
     { exact: true, default: () => defaultDays }
   )

@@ -20,7 +20,7 @@ import { nameOf, type Names } from "./Names.js"
 import * as AdminEx from "./Examples.js"
 
 const TicketIdParam = HttpApiSchema.param("id", UuidOf(TicketId))
-const Status = TicketStatus.annotations(msg("status must be open, awaiting_customer, resolved or closed"))
+const Status = TicketStatus.annotations({ ...msg("status must be open, awaiting_customer, resolved or closed"), examples: ["open"] })
 const NoteBody = Text(Support.BODY_MIN, Support.BODY_MAX, "the internal note")
 
 export const StaffTicketView = Schema.Struct({
@@ -82,7 +82,7 @@ export const staffTicketDetailView = (d: StaffTicket, names: Names) => ({
 
 const QueueQuery = Body({
   status: Schema.optionalWith(Status, { exact: true }),
-  category: Schema.optionalWith(Category, { exact: true }),
+  category: Schema.optionalWith(Category.annotations({ examples: ["deposit"] }), { exact: true }),
   assignee: Schema.optionalWith(
     Schema.Union(Uuid, Schema.Literal("none")).annotations({ description: "a staff id, or none for unassigned tickets" }),
     { exact: true }
