@@ -164,6 +164,36 @@ describe("the docs page", () => {
     expect(transfer.examples[0]).toMatchObject({ amountKobo: expect.any(Number), destinationAccountNumber: expect.stringMatching(/^\d{10}$/) })
   })
 
+  it("shows an example of every success answer with a JSON body, and of every parameter", () => {
+    const hasExamples = (schema: any) => resolved(schema).some((s) => Array.isArray(s?.examples) && s.examples.length > 0)
+    const without: Array<string> = []
+    let answers = 0
+    for (const { where, operation } of operations()) {
+      for (const [status, response] of Object.entries<any>(operation.responses)) {
+        const schema = response.content?.["application/json"]?.schema
+        if (!status.startsWith("2") || schema === undefined) continue
+        answers++
+        const result = resolved(schema)[0].properties.result
+        // Exception: a success that carries no data (NoData, `result: {}`: OTP sent, signed out, alert
+        // acknowledged, the webhook's receipt…); the envelope's message is the whole answer.
+        const named = result.$ref === undefined ? result : doc.components.schemas[result.$ref.split("/").pop()]
+        if (named?.$id === "/schemas/%7B%7D") continue
+        // a bare list shows its item's example (a page has one of its own, see shared/Paging.ts)
+        const shown = hasExamples(result) || resolved(result).some((r) => r?.type === "array" && hasExamples(r.items)) ||
+          resolved(result).some((r) => r?.properties?.items?.type === "array" && hasExamples(r.properties.items.items))
+        if (!shown) without.push(`${where} ${status}`)
+      }
+      for (const parameter of operation.parameters ?? []) {
+        if (!hasExamples(parameter.schema)) without.push(`${where} ${parameter.in} ${parameter.name}`)
+      }
+    }
+    expect(without).toEqual([])
+    expect(answers).toBeGreaterThan(100)
+    // a page's example is a first page of its item's
+    const page = resolved(resolved(doc.paths["/api/v1/admin/audit"].get.responses["200"].content["application/json"].schema)[0].properties.result)[0]
+    expect(page.examples[0]).toMatchObject({ items: [expect.objectContaining({ action: "customer.freeze" })], page: 1, totalPages: 1 })
+  })
+
   it("shows answers as the wire carries them: kobo as decimal strings, the profile's balance as a number", () => {
     const resultOf = (path: string, method: string, status = "200") =>
       resolved(resolved(doc.paths[path][method].responses[status].content["application/json"].schema)[0].properties.result)[0]
