@@ -6,11 +6,19 @@ import { bankAccountEndpoints } from "../banking/Api.js"
 import { errors, success } from "../shared/Envelope.js"
 import { Authentication } from "../shared/Security.js"
 import { CustomerProfile } from "./Views.js"
+import * as Ex from "../shared/Examples.js"
 
 export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.get("me", "/me")
       .addSuccess(success("Customer", CustomerProfile))
+      .annotate(OpenApi.Summary, "Get the signed-in customer's profile")
+      .annotate(
+        OpenApi.Description,
+        "Customer (bearer). The account and customer fields (never a hash), the referral code, hasPin, the " +
+          "notification settings and the plan; once the bank account exists also coreAccountNumber, pndActive and the " +
+          "live balance in kobo, as a number under both names the spec uses (balance and balanceKobo)."
+      )
   )
   .add(bankAccountEndpoints.createAccount)
   .add(bankAccountEndpoints.createBankAccount)
@@ -19,11 +27,14 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     // the spec's other name of POST /auth/otp/request (same use case, same code)
     HttpApiEndpoint.post("requestOtp", "/otp/request")
-      .addSuccess(success("Customer", Schema.Struct({ pinId: Schema.String }), { message: "A code has been sent to your email." }))
+      .addSuccess(success("Customer", Schema.Struct({ pinId: Schema.String }).annotations({ examples: [{ pinId: Ex.OTP_PIN_ID }] }), {
+        message: "A code has been sent to your email."
+      }))
       .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
       // not a code it answers: documented because the plans contract test (test/Plans.test.ts,
       // "OpenAPI") requires 404 on this endpoint, the plan edit's OTP request
       .addError(errors(PlanNotFound))
+      .annotate(OpenApi.Summary, "Request a code for an OTP-gated action (other path)")
       .annotate(OpenApi.Description, "Alias of POST /api/v1/auth/otp/request: a code for an OTP-gated action, emailed; returns its pinId.")
   )
   .middleware(Authentication)

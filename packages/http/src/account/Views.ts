@@ -2,8 +2,9 @@
 import type { AccountWithCustomer } from "@app/domain"
 import { Schema } from "effect"
 import { IdentityFields, identityOf } from "../auth/Views.js"
-import { PlanView } from "../plans/Views.js"
+import { planExample, PlanView } from "../plans/Views.js"
 import { CustomerId } from "@app/domain"
+import * as Ex from "../shared/Examples.js"
 
 export const CustomerProfile = Schema.Struct({
   id: Schema.String,
@@ -27,6 +28,32 @@ export const CustomerProfile = Schema.Struct({
   balanceKobo: Schema.optional(Schema.Number),
   /** the customer's disbursement plan (the open one, else the latest completed one); null when none */
   disbursementPlan: Schema.NullOr(PlanView)
+}).annotations({
+  examples: [{
+    id: Ex.ACCOUNT_ID,
+    customerId: Ex.CUSTOMER_ID,
+    firstName: Ex.FIRST_NAME,
+    lastName: Ex.LAST_NAME,
+    otherNames: "Adaeze",
+    phone: Ex.PHONE,
+    email: Ex.EMAIL,
+    emailVerified: true,
+    phoneVerified: true,
+    dateOfBirth: Ex.DATE_OF_BIRTH,
+    gender: "female",
+    address: Ex.ADDRESS,
+    customerStatus: "active",
+    kycStatus: "bvn_verified",
+    referralCode: Ex.REFERRAL_CODE,
+    hasPin: true,
+    notificationSettings: { smsEnabled: true, emailEnabled: true },
+    createdAt: Ex.CREATED_AT,
+    coreAccountNumber: Ex.CORE_ACCOUNT_NUMBER,
+    pndActive: false,
+    balance: 15_000_000,
+    balanceKobo: 15_000_000,
+    disbursementPlan: planExample
+  }]
 })
 
 /** The account and customer fields of the profile; the banking fields are added once the bank account exists. */

@@ -7,10 +7,12 @@ import {
   LinkGone, OwnStaffChange, PermissionDenied, StaffEmailTaken, StaffId, StaffInvalidCredentials, StaffNotFound,
   StaffRole, StaffSignInThrottled, StaffUnauthenticated
 } from "@app/domain"
-import { Schema } from "effect"
+import { Redacted, Schema } from "effect"
 import { errors, NoData, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { AnyPassword, Body, Email, msg, Name, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
+import * as AdminEx from "./Examples.js"
 import { LinkView, MeView, SentLinkView, SessionView, StaffEntryView, StaffView } from "./Views.js"
 
 /** A staff password: 12 to 128 characters (stronger than a customer's 8). */
@@ -21,16 +23,19 @@ const StaffPassword = Schema.Redacted(
   )
 )
 
-const LinkToken = HttpApiSchema.param("token", Schema.String.pipe(Schema.maxLength(200)))
+const LinkToken = HttpApiSchema.param("token", Schema.String.pipe(Schema.maxLength(200)).annotations({ examples: [AdminEx.LINK_TOKEN] }))
 const StaffIdParam = HttpApiSchema.param("id", UuidOf(StaffId))
 const Role = StaffRole.annotations(msg("role must be one of superadmin, admin, support, officer"))
 
 export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
   .add(
     HttpApiEndpoint.post("signIn", "/sign-in")
-      .setPayload(Body({ email: Email, password: AnyPassword }))
+      .setPayload(Body({ email: Email, password: AnyPassword }).annotations({
+        examples: [{ email: Ex.STAFF_EMAIL, password: Redacted.make("Marina-Control-Room-2026") }]
+      }))
       .addSuccess(success("Admin", SessionView, { message: "Signed in." }))
       .addError(errors(StaffInvalidCredentials, StaffSignInThrottled))
+      .annotate(OpenApi.Summary, "Sign in as staff")
       .annotate(
         OpenApi.Description,
         "A bearer token for the admin endpoints, valid 8 hours (customer tokens are refused there, and this one on " +
@@ -42,13 +47,15 @@ export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
     HttpApiEndpoint.get("openLink")`/links/${LinkToken}`
       .addSuccess(success("Admin", LinkView))
       .addError(errors(LinkGone))
+      .annotate(OpenApi.Summary, "Open an invite or reset link")
       .annotate(OpenApi.Description, "Who an emailed invite or reset link is for. 410 when it is unknown, expired or used.")
   )
   .add(
     HttpApiEndpoint.post("useLink")`/links/${LinkToken}`
-      .setPayload(Body({ password: StaffPassword }))
+      .setPayload(Body({ password: StaffPassword }).annotations({ examples: [{ password: Redacted.make("Marina-Control-Room-2026") }] }))
       .addSuccess(success("Admin", SessionView, { message: "Password set." }))
       .addError(errors(LinkGone))
+      .annotate(OpenApi.Summary, "Set the password from a link and sign in")
       .annotate(OpenApi.Description, "Sets the password (12 to 128 characters), spends the link and signs in.")
   )
   .prefix("/api/v1/admin/auth")
@@ -59,6 +66,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   .add(
     HttpApiEndpoint.get("me", "/auth/me")
       .addSuccess(success("Admin", MeView))
+      .annotate(OpenApi.Summary, "Get the signed-in staff member")
       .annotate(OpenApi.Description, "The signed-in staff member, their role and its permissions.")
   )
   .add(
@@ -68,9 +76,10 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
         firstName: Name,
         lastName: Name,
         role: Schema.optionalWith(Role, { exact: true, default: () => "admin" as const })
-      }))
+      }).annotations({ examples: [{ email: "ngozi.eze@example.com", firstName: "Ngozi", lastName: "Eze", role: "support" }] }))
       .addSuccess(success("Admin", StaffView, { status: 201, message: "Invitation sent." }))
       .addError(errors(StaffEmailTaken, PermissionDenied))
+      .annotate(OpenApi.Summary, "Invite a staff member")
       .annotate(OpenApi.Description, "Superadmin only: a new staff member (role admin unless given) is emailed a link (72 hours) to set a password.")
   )
   .add(
@@ -80,9 +89,10 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
         firstName: Schema.optionalWith(Name, { exact: true }),
         lastName: Schema.optionalWith(Name, { exact: true }),
         email: Schema.optionalWith(Email, { exact: true })
-      })))
+      }).annotations({ examples: [{ firstName: "Ngozi", lastName: "Eze", email: "ngozi.eze@example.com" }] })))
       .addSuccess(success("Admin", SentLinkView, { message: "Link sent." }))
       .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
+      .annotate(OpenApi.Summary, "Send an invite or reset link again")
       .annotate(
         OpenApi.Description,
         "A member without a password is emailed their invite again (the body may complete their name); one with " +
@@ -93,13 +103,15 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   .add(
     HttpApiEndpoint.post("signOut", "/auth/sign-out")
       .addSuccess(success("Admin", NoData, { message: "Signed out." }))
+      .annotate(OpenApi.Summary, "Sign out of every staff session")
       .annotate(OpenApi.Description, "Ends every session of the signed-in member: each of their staff tokens is refused from now on.")
   )
   .add(
     HttpApiEndpoint.patch("changeEmail")`/staff/${StaffIdParam}/email`
-      .setPayload(Body({ email: Email }))
+      .setPayload(Body({ email: Email }).annotations({ examples: [{ email: "ngozi.eze@example.com" }] }))
       .addSuccess(success("Admin", StaffView, { message: "Email changed." }))
       .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
+      .annotate(OpenApi.Summary, "Change a staff member's email")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:change_email): changes a member's email, voids their open invite and reset links and ends " +
@@ -108,8 +120,9 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   )
   .add(
     HttpApiEndpoint.get("listStaff", "/staff")
-      .addSuccess(success("Admin", Schema.Struct({ items: Schema.Array(StaffEntryView) })))
+      .addSuccess(success("Admin", Schema.Struct({ items: Schema.Array(StaffEntryView) }).annotations({ examples: [AdminEx.staffList] })))
       .addError(errors(PermissionDenied))
+      .annotate(OpenApi.Summary, "List staff members")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:read): every staff member, oldest first, with their role, status (invited, active, disabled), " +
@@ -118,9 +131,10 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
   )
   .add(
     HttpApiEndpoint.patch("changeRole")`/staff/${StaffIdParam}/role`
-      .setPayload(Body({ role: Role }))
+      .setPayload(Body({ role: Role }).annotations({ examples: [{ role: "officer" }] }))
       .addSuccess(success("Admin", StaffView, { message: "Role changed." }))
       .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
+      .annotate(OpenApi.Summary, "Change a staff member's role")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:change_role): the member's role changes and every session of theirs ends at once (they sign in " +
@@ -133,6 +147,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
     HttpApiEndpoint.post("deactivateStaff")`/staff/${StaffIdParam}/deactivate`
       .addSuccess(success("Admin", StaffView, { message: "Staff member deactivated." }))
       .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
+      .annotate(OpenApi.Summary, "Deactivate a staff member")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:deactivate): the member's status becomes disabled: every session of theirs ends at once, their " +
@@ -145,6 +160,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
     HttpApiEndpoint.post("reactivateStaff")`/staff/${StaffIdParam}/reactivate`
       .addSuccess(success("Admin", StaffView, { message: "Staff member reactivated." }))
       .addError(errors(PermissionDenied, StaffNotFound, StaffUnauthenticated))
+      .annotate(OpenApi.Summary, "Reactivate a staff member")
       .annotate(
         OpenApi.Description,
         "Superadmin only (staff:deactivate): a disabled member is active again with their password, or invited when they never " +

@@ -9,6 +9,7 @@ import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
+import * as AdminEx from "./Examples.js"
 
 const { ApprovalAction, ApprovalStatus } = StaffAccess.Approvals
 
@@ -21,7 +22,7 @@ export const ApprovalView = Schema.Struct({
   decidedBy: Schema.NullOr(Schema.String),
   decidedAt: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.approval] })
 
 export const approvalView = (a: StaffAccess.Approvals.Approval) => ({
   id: a.id,
@@ -36,13 +37,14 @@ export const approvalView = (a: StaffAccess.Approvals.Approval) => ({
 
 /** What a change filed under four-eyes answers (202). */
 export const PendingApprovalView = Schema.Struct({ pendingApproval: ApprovalView })
+  .annotations({ examples: [{ pendingApproval: AdminEx.approval }] })
 export const pendingApproval = (message: string) =>
   success("Admin", PendingApprovalView, { status: 202, message })
 
 const ApprovalIdParam = HttpApiSchema.param("id", UuidOf(ApprovalId))
 
 const ApprovalQuery = Body({
-  status: Schema.optionalWith(ApprovalStatus.annotations(msg("status must be pending, approved or rejected")), { exact: true }),
+  status: Schema.optionalWith(ApprovalStatus.annotations({ ...msg("status must be pending, approved or rejected"), examples: ["pending"] }), { exact: true }),
   ...pageFields
 })
 
@@ -52,6 +54,7 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
       .setUrlParams(ApprovalQuery)
       .addSuccess(success("Admin", PageView(ApprovalView)))
       .addError(errors(PermissionDenied))
+      .annotate(OpenApi.Summary, "List four-eyes requests")
       .annotate(
         OpenApi.Description,
         "Four-eyes requests (settings changes, unfreezes, movement resolutions) newest first, optionally of one status; a " +
@@ -60,13 +63,14 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
   )
   .add(
     HttpApiEndpoint.post("approve")`/${ApprovalIdParam}/approve`
-      .addSuccess(success("Admin", Schema.Struct({ approval: ApprovalView, result: Schema.Unknown }), { message: "Approved and applied." }))
+      .addSuccess(success("Admin", Schema.Struct({ approval: ApprovalView, result: Schema.Unknown }).annotations({ examples: [AdminEx.approved] }), { message: "Approved and applied." }))
       .addError(errors(
         PermissionDenied, AdminTransactionNotFound, MovementNotAwaitingOperator, SettingNotFound,
         AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale, StaffAccess.Freezes.CustomerNotSuspended,
         StaffAccess.Freezes.ProviderUnfreezeFailed, StaffAccess.Approvals.ApprovalDecided,
         StaffAccess.Approvals.ApprovalNotFound, StaffAccess.Approvals.OwnApproval
       ))
+      .annotate(OpenApi.Summary, "Approve a four-eyes request")
       .annotate(
         OpenApi.Description,
         "A second member holding the action's permission approves: the change is applied under their name (the audit names " +
@@ -78,12 +82,13 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
     HttpApiEndpoint.post("reject")`/${ApprovalIdParam}/reject`
       .setPayload(Body({
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1000, msg("Must be at most 1000 characters"))), { exact: true })
-      }))
-      .addSuccess(success("Admin", ApprovalView, { message: "Rejected." }))
+      }).annotations({ examples: [{ note: "The customer's identity is not confirmed yet: keep the freeze until KYC review." }] }))
+      .addSuccess(success("Admin", ApprovalView.annotations({ examples: [AdminEx.rejected] }), { message: "Rejected." }))
       .addError(errors(
         StaffAccess.Approvals.ApprovalDecided, StaffAccess.Approvals.ApprovalNotFound,
         StaffAccess.Approvals.OwnApproval
       ))
+      .annotate(OpenApi.Summary, "Reject a four-eyes request")
       .annotate(OpenApi.Description, "A second member rejects the request, with an optional note; nothing is applied.")
   )
   .middleware(StaffAuthentication)

@@ -7,6 +7,7 @@ import { ApprovalView } from "./ApprovalsApi.js"
 import { LedgerEntryView } from "./LedgerApi.js"
 import { AlertView } from "./OpsApi.js"
 import { StaffTicketView } from "./SupportDeskApi.js"
+import * as AdminEx from "./Examples.js"
 
 const Counted = <A, I>(item: Schema.Schema<A, I>) =>
   Schema.NullOr(Schema.Struct({ count: Schema.Number, items: Schema.Array(item) })).annotations({
@@ -20,12 +21,13 @@ export const AttentionView = Schema.Struct({
   approvals: Counted(Schema.Struct({ ...ApprovalView.fields, requestedByName: Schema.NullOr(Schema.String) })),
   movements: Counted(LedgerEntryView),
   tickets: Counted(StaffTicketView)
-})
+}).annotations({ examples: [AdminEx.attention] })
 
 export class AdminAttentionApi extends HttpApiGroup.make("adminAttention")
   .add(
     HttpApiEndpoint.get("attention", "/attention")
       .addSuccess(success("Admin", AttentionView))
+      .annotate(OpenApi.Summary, "Get what waits on staff")
       .annotate(
         OpenApi.Description,
         "What waits on staff, each kind with its count and first 5 rows: open `alerts` (alerts:read); `approvals` " +

@@ -7,14 +7,15 @@ import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, CalendarDate, msg } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { nameOf, type Names } from "./Names.js"
+import * as AdminEx from "./Examples.js"
 
 const Text = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100, msg("Must be at most 100 characters")))
 
 const AuditQuery = Body({
-  actorId: Schema.optionalWith(Text, { exact: true }),
-  action: Schema.optionalWith(Text, { exact: true }),
-  targetKind: Schema.optionalWith(Text, { exact: true }),
-  targetId: Schema.optionalWith(Text, { exact: true }),
+  actorId: Schema.optionalWith(Text.annotations({ examples: [AdminEx.auditEntry.actorId] }), { exact: true }),
+  action: Schema.optionalWith(Text.annotations({ examples: [AdminEx.auditEntry.action] }), { exact: true }),
+  targetKind: Schema.optionalWith(Text.annotations({ examples: [AdminEx.auditEntry.targetKind] }), { exact: true }),
+  targetId: Schema.optionalWith(Text.annotations({ examples: [AdminEx.auditEntry.targetId] }), { exact: true }),
   from: Schema.optionalWith(CalendarDate.annotations({ description: "first day (UTC), inclusive" }), { exact: true }),
   to: Schema.optionalWith(CalendarDate.annotations({ description: "last day (UTC), inclusive" }), { exact: true }),
   ...pageFields
@@ -36,7 +37,7 @@ export const AuditEntryView = Schema.Struct({
   after: Schema.Unknown,
   prevHash: Schema.String,
   hash: Schema.String
-})
+}).annotations({ examples: [AdminEx.auditEntry] })
 
 /** The ids whose names an audit row's view shows. */
 export const auditIds = (e: AuditEntry) => [e.actorId, e.targetId]
@@ -53,18 +54,20 @@ const VerifyView = Schema.Struct({
   lastHash: Schema.optional(Schema.String),
   brokenAt: Schema.optional(Schema.Number),
   reason: Schema.optional(Schema.String)
-})
+}).annotations({ examples: [AdminEx.auditVerified] })
 
 export class AdminAuditApi extends HttpApiGroup.make("adminAudit")
   .add(
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(AuditQuery)
       .addSuccess(success("Admin", PageView(AuditEntryView)))
+      .annotate(OpenApi.Summary, "Search the audit log")
       .annotate(OpenApi.Description, "The audit log, newest first, filtered by actor, action, target and day (audit:read).")
   )
   .add(
     HttpApiEndpoint.post("verify", "/verify")
       .addSuccess(success("Admin", VerifyView))
+      .annotate(OpenApi.Summary, "Verify the audit log's hash chain")
       .annotate(
         OpenApi.Description,
         "Walks the hash chain from the first row (audit:verify): ok with the row count and last hash, or the first row " +

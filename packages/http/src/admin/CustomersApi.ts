@@ -14,6 +14,7 @@ import { TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
 import { AuditEntryView } from "./AuditApi.js"
 import { StaffTicketView } from "./SupportDeskApi.js"
+import * as AdminEx from "./Examples.js"
 
 export const CustomerSummaryView = Schema.Struct({
   id: CustomerId,
@@ -30,7 +31,7 @@ export const CustomerSummaryView = Schema.Struct({
   lastKnownBalanceKobo: Schema.NullOr(KoboString).annotations({ description: "the provider's last answer (see balanceSeenAt)" }),
   balanceSeenAt: Schema.NullOr(Schema.String),
   createdAt: Schema.String
-})
+}).annotations({ examples: [AdminEx.customerSummary] })
 
 export const customerSummaryView = (c: StaffAccess.Customers.CustomerSummary) => ({
   id: c.customerId,
@@ -66,7 +67,7 @@ export const CustomerFileView = Schema.Struct({
   notices: Schema.Array(NoticeView),
   tickets: Schema.Array(StaffTicketView),
   audit: Schema.Array(AuditEntryView)
-})
+}).annotations({ examples: [AdminEx.customerFile] })
 
 /** GET /admin/customers/{id}/plan: the plan readable, with the per-cycle fee and Borrow and Extra Cash used. */
 export const CustomerPlanView = Schema.Struct({
@@ -82,7 +83,7 @@ export const CustomerPlanView = Schema.Struct({
       feeBasisPoints: KoboString.annotations({ description: "the flat fee on the amount: 400 = 4%" })
     })
   })).annotations({ description: "null when the customer has never had a plan" })
-})
+}).annotations({ examples: [AdminEx.customerPlan] })
 
 export const customerPlanView = (found: StaffAccess.CustomerPlan.CustomerPlan | null) => ({
   plan: found === null ? null : {
@@ -113,7 +114,7 @@ export const MessageLogEntryView = Schema.Struct({
     description: "for a message with a code: where the code stands (never the code itself)"
   }),
   codeExpiresAt: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.messageLogEntry] })
 
 export const messageLogEntryView = (m: StaffAccess.CustomerMessages.MessageLogEntry) => ({
   ...m,
@@ -123,11 +124,11 @@ export const messageLogEntryView = (m: StaffAccess.CustomerMessages.MessageLogEn
 })
 
 const DirectoryQuery = Body({
-  q: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100, msg("Must be at most 100 characters"))), { exact: true }),
-  status: Schema.optionalWith(CustomerStatus.annotations(msg("status must be unverified, verified, active, suspended, closed or deleted")), { exact: true }),
-  kyc: Schema.optionalWith(KycStatus.annotations(msg("kyc must be pending, bvn_verified or fully_verified")), { exact: true }),
+  q: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100, msg("Must be at most 100 characters"))).annotations({ examples: ["Okafor"] }), { exact: true }),
+  status: Schema.optionalWith(CustomerStatus.annotations({ ...msg("status must be unverified, verified, active, suspended, closed or deleted"), examples: ["suspended"] }), { exact: true }),
+  kyc: Schema.optionalWith(KycStatus.annotations({ ...msg("kyc must be pending, bvn_verified or fully_verified"), examples: ["bvn_verified"] }), { exact: true }),
   officer: Schema.optionalWith(Uuid, { exact: true }),
-  sort: Schema.optionalWith(CustomerSort.annotations(msg("sort must be newest, oldest, balance_desc or balance_asc")), {
+  sort: Schema.optionalWith(CustomerSort.annotations({ ...msg("sort must be newest, oldest, balance_desc or balance_asc"), examples: ["balance_desc"] }), {
     exact: true,
     default: () => "newest" as const
   }),
@@ -145,20 +146,21 @@ export const FreezeOutcomeView = Schema.Struct({
       "freeze it by hand), or lifted after an unfreeze"
   }),
   freezeId: Schema.NullOr(FreezeId)
-})
+}).annotations({ examples: [AdminEx.frozen] })
 
 const FreezeBody = Body({
   reason: Schema.Trim.pipe(
     Schema.minLength(1, msg("A reason is required")),
     Schema.maxLength(500, msg("Must be at most 500 characters"))
   ).annotations(msg("A reason is required"))
-})
+}).annotations({ examples: [{ reason: "Customer reported a stolen phone on 27 Nov 2026; freeze until they confirm their identity." }] })
 
 export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
   .add(
     HttpApiEndpoint.get("search", "/")
       .setUrlParams(DirectoryQuery)
       .addSuccess(success("Admin", PageView(CustomerSummaryView)))
+      .annotate(OpenApi.Summary, "Search customers")
       .annotate(
         OpenApi.Description,
         "Customers matching q (name, email, phone, account number, referral code or id), status, kyc and officer, sorted " +
@@ -169,12 +171,14 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.get("detail")`/${CustomerIdParam}`
       .addSuccess(success("Admin", CustomerFileView))
       .addError(errors(AdminCustomerNotFound))
+      .annotate(OpenApi.Summary, "Get a customer's case file")
       .annotate(OpenApi.Description, "One customer: KYC, plan, recent transactions, notices, tickets and audit trail; never a hash or secret.")
   )
   .add(
     HttpApiEndpoint.get("plan")`/${CustomerIdParam}/plan`
       .addSuccess(success("Admin", CustomerPlanView))
       .addError(errors(AdminCustomerNotFound))
+      .annotate(OpenApi.Summary, "Get a customer's plan")
       .annotate(
         OpenApi.Description,
         "customers:read. The customer's plan (the open one, else the latest completed one; null when none) with the fee " +
@@ -185,6 +189,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
     HttpApiEndpoint.get("messages")`/${CustomerIdParam}/messages`
       .addSuccess(success("Admin", Schema.Array(MessageLogEntryView)))
       .addError(errors(AdminCustomerNotFound))
+      .annotate(OpenApi.Summary, "List the emails and SMS sent to a customer")
       .annotate(
         OpenApi.Description,
         "customers:read. The emails and SMS sent to the customer, newest first (at most 100): one-time codes issued to the " +
@@ -198,6 +203,7 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
       .setPayload(FreezeBody)
       .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer frozen." }))
       .addError(errors(AdminCustomerNotFound, StaffAccess.Freezes.CustomerNotFreezable))
+      .annotate(OpenApi.Summary, "Freeze a customer")
       .annotate(
         OpenApi.Description,
         "customers:freeze, a reason required. customerStatus suspended and every session revoked at once; the core account " +
@@ -207,12 +213,13 @@ export class AdminCustomersApi extends HttpApiGroup.make("adminCustomers")
   )
   .add(
     HttpApiEndpoint.post("unfreeze")`/${CustomerIdParam}/unfreeze`
-      .addSuccess(success("Admin", FreezeOutcomeView, { message: "Customer unfrozen." }))
+      .addSuccess(success("Admin", FreezeOutcomeView.annotations({ examples: [AdminEx.unfrozen] }), { message: "Customer unfrozen." }))
       .addSuccess(pendingApproval("Unfreeze filed for a second member's approval."))
       .addError(errors(
         AdminCustomerNotFound, StaffAccess.Freezes.UnfreezeStale,
         StaffAccess.Freezes.CustomerNotSuspended, StaffAccess.Freezes.ProviderUnfreezeFailed
       ))
+      .annotate(OpenApi.Summary, "Unfreeze a customer")
       .annotate(
         OpenApi.Description,
         "customers:unfreeze. The bank lifts its freeze (quoting the freeze reference) and customerStatus goes back to active. " +

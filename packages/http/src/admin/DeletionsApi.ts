@@ -8,6 +8,7 @@ import { errors, success } from "../shared/Envelope.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
+import * as AdminEx from "./Examples.js"
 
 export const DeletionView = Schema.Struct({
   id: DeletionId,
@@ -24,7 +25,7 @@ export const DeletionView = Schema.Struct({
   reviewedBy: Schema.NullOr(Schema.String),
   reviewedAt: Schema.NullOr(Schema.String),
   reviewNote: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.deletion] })
 
 export const deletionView = ({ record: r, reviewNote, reviewedAt, reviewedBy }: StaffAccess.Deletions.DeletionReview) => ({
   id: r.id,
@@ -41,7 +42,7 @@ export const deletionView = ({ record: r, reviewNote, reviewedAt, reviewedBy }: 
   reviewNote
 })
 
-const Status = Schema.Literal("pending_review", "reviewed").annotations(msg("status must be pending_review or reviewed"))
+const Status = Schema.Literal("pending_review", "reviewed").annotations({ ...msg("status must be pending_review or reviewed"), examples: ["pending_review"] })
 const DeletionIdParam = HttpApiSchema.param("id", UuidOf(DeletionId))
 
 export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
@@ -49,15 +50,17 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(Body({ status: Schema.optionalWith(Status, { exact: true, default: () => "pending_review" as const }), ...pageFields }))
       .addSuccess(success("Admin", PageView(DeletionView)))
+      .annotate(OpenApi.Summary, "List account deletions")
       .annotate(OpenApi.Description, "Account deletions with what was tied to each customer, newest first; pending_review by default (deletions:read).")
   )
   .add(
     HttpApiEndpoint.post("review")`/${DeletionIdParam}/review`
       .setPayload(Schema.NullOr(Body({
         note: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(2000, msg("Must be at most 2000 characters"))), { exact: true })
-      })))
-      .addSuccess(success("Admin", DeletionView, { message: "Deletion reviewed." }))
+      }).annotations({ examples: [{ note: "Balance was swept to GTBank before deletion; KYC record kept until 2031-11-28." }] })))
+      .addSuccess(success("Admin", DeletionView.annotations({ examples: [AdminEx.deletionReviewed] }), { message: "Deletion reviewed." }))
       .addError(errors(DeletionNotFound, DeletionAlreadyReviewed))
+      .annotate(OpenApi.Summary, "Mark a deletion reviewed")
       .annotate(OpenApi.Description, "Marks a deletion reviewed, with an optional note; once (409 after). Audited (deletions:review).")
   )
   // every endpoint here checks a permission of the member's role

@@ -11,12 +11,16 @@ import { Body, CalendarDate, KoboQuery, msg, UuidOf } from "../shared/Schemas.js
 import { StaffAuthentication } from "../shared/Security.js"
 import { transactionView, TransactionView } from "../transactions/Views.js"
 import { pendingApproval } from "./ApprovalsApi.js"
+import * as AdminEx from "./Examples.js"
 
 /** the largest amount a search names (₦10bn) */
 const MAX_SEARCH_KOBO = 1_000_000_000_000n
 
-const Status = TransactionStatus.annotations(msg("status must be pending, confirmed or failed"))
-const Purpose = TransactionPurpose.annotations(msg("purpose must be deposit, manual_transfer, disbursement or early_withdrawal"))
+const Status = TransactionStatus.annotations({ ...msg("status must be pending, confirmed or failed"), examples: ["failed"] })
+const Purpose = TransactionPurpose.annotations({
+  ...msg("purpose must be deposit, manual_transfer, disbursement or early_withdrawal"),
+  examples: ["disbursement"]
+})
 const opt = <A, I>(s: Schema.Schema<A, I>) => Schema.optionalWith(s, { exact: true })
 
 const dayRange = <T extends { readonly from?: string; readonly to?: string }>(q: T) =>
@@ -24,7 +28,7 @@ const dayRange = <T extends { readonly from?: string; readonly to?: string }>(q:
 
 const SearchQuery = Body({
   id: opt(UuidOf(TransactionId)),
-  reference: opt(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40, msg("Must be at most 40 characters")))),
+  reference: opt(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40, msg("Must be at most 40 characters"))).annotations({ examples: [AdminEx.stuckEntry.transferReference] })),
   customerId: opt(UuidOf(CustomerId)),
   status: opt(Status),
   purpose: opt(Purpose),
@@ -50,7 +54,7 @@ export const LedgerEntryView = Schema.Struct({
   awaitsOperator: Schema.Boolean.annotations({
     description: "parked after the bank refused its transfer and then its reversal: POST /transactions/{id}/resolve applies"
   })
-})
+}).annotations({ examples: [AdminEx.ledgerEntry] })
 export const ledgerEntryView = (e: StaffAccess.Ledger.LedgerEntry) => ({
   ...transactionView(e),
   customerName: e.customerName,
@@ -60,7 +64,7 @@ export const ledgerEntryView = (e: StaffAccess.Ledger.LedgerEntry) => ({
 export const RequeryView = Schema.Struct({
   transaction: LedgerEntryView,
   provider: Schema.Struct({ debit: ProviderAnswer, transfer: ProviderAnswer })
-})
+}).annotations({ examples: [AdminEx.requery] })
 const TransactionIdParam = HttpApiSchema.param("id", UuidOf(TransactionId))
 
 const PlanState = Schema.String
@@ -71,7 +75,7 @@ export const RetryView = Schema.Struct({
   stateBefore: PlanState,
   state: PlanState,
   nextDueAt: Schema.Date
-})
+}).annotations({ examples: [AdminEx.retry] })
 
 const ResolveBody = Body({
   outcome: StaffAccess.MovementResolution.ResolutionOutcome.annotations(msg("outcome must be credited_back or delivered")),
@@ -79,6 +83,8 @@ const ResolveBody = Body({
     Schema.minLength(1, msg("A note is required: what the bank confirmed, and its reference")),
     Schema.maxLength(1000, msg("Must be at most 1000 characters"))
   ).annotations(msg("A note is required: what the bank confirmed, and its reference"))
+}).annotations({
+  examples: [{ outcome: "delivered", note: "GTBank confirmed the credit on 24 Nov 2026, NIP session 000013261124151233445566778899." }]
 })
 
 export const ResolutionView = Schema.Struct({
@@ -94,13 +100,14 @@ export const ResolutionView = Schema.Struct({
   closureStatus: Schema.NullOr(Schema.String),
   /** the plan whose payout this was, as it stands after */
   planState: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.resolution] })
 
 export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.get("search", "/transactions")
       .setUrlParams(SearchQuery)
       .addSuccess(success("Admin", PageView(LedgerEntryView)))
+      .annotate(OpenApi.Summary, "Search every customer's transactions")
       .annotate(
         OpenApi.Description,
         "Every customer's transactions, newest first: by id, reference (ours or the provider's), customer, status, " +
@@ -111,6 +118,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.post("requery")`/transactions/${TransactionIdParam}/requery`
       .addSuccess(success("Admin", RequeryView))
       .addError(errors(AdminTransactionNotFound))
+      .annotate(OpenApi.Summary, "Ask the bank for a transaction's status")
       .annotate(
         OpenApi.Description,
         "Asks the provider about the transaction's debit and transfer references and answers its statuses beside ours " +
@@ -124,6 +132,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
       .addSuccess(success("Admin", ResolutionView, { message: "Movement resolved." }))
       .addSuccess(pendingApproval("Resolution filed for a second member's approval."))
       .addError(errors(AdminTransactionNotFound, MovementNotAwaitingOperator))
+      .annotate(OpenApi.Summary, "Resolve a movement awaiting an operator")
       .annotate(
         OpenApi.Description,
         "transactions:resolve. Records what staff established with the bank about a movement parked after the bank " +
@@ -138,18 +147,21 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.get("disbursements", "/disbursements")
       .setUrlParams(Body({ status: opt(Status), ...pageFields }))
       .addSuccess(success("Admin", PageView(LedgerEntryView)))
+      .annotate(OpenApi.Summary, "List plan payouts")
       .annotate(OpenApi.Description, "Every plan payout (purpose disbursement), newest first, optionally by status (disbursements:read).")
   )
   .add(
     HttpApiEndpoint.get("failedJobs", "/jobs/failed")
       .setUrlParams(Body(pageFields))
       .addSuccess(success("Admin", PageView(LedgerEntryView)))
+      .annotate(OpenApi.Summary, "List failed payouts")
       .annotate(OpenApi.Description, "Payouts that failed after their retries, newest first (jobs:read).")
   )
   .add(
     HttpApiEndpoint.post("retryFailedJob")`/jobs/failed/${TransactionIdParam}/retry`
       .addSuccess(success("Admin", RetryView))
       .addError(errors(AdminTransactionNotFound, StaffAccess.JobRetryRefused))
+      .annotate(OpenApi.Summary, "Retry a failed payout")
       .annotate(
         OpenApi.Description,
         "Makes the plan of a failed payout due now (a paused plan resumes with its attempts reset), so the next " +

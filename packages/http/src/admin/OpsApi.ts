@@ -9,8 +9,9 @@ import { Body, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { pendingApproval } from "./ApprovalsApi.js"
 import { nameOf, type Names } from "./Names.js"
+import * as AdminEx from "./Examples.js"
 
-const SettingKey = HttpApiSchema.param("key", Schema.String.pipe(Schema.maxLength(100)))
+const SettingKey = HttpApiSchema.param("key", Schema.String.pipe(Schema.maxLength(100)).annotations({ examples: [AdminEx.setting.key] }))
 const AlertIdParam = HttpApiSchema.param("id", UuidOf(AlertId))
 
 export const SettingView = Schema.Struct({
@@ -18,7 +19,7 @@ export const SettingView = Schema.Struct({
   description: Schema.String,
   value: Schema.Unknown,
   defaultValue: Schema.Unknown
-})
+}).annotations({ examples: [AdminEx.setting] })
 
 export const AlertView = Schema.Struct({
   id: AlertId,
@@ -33,7 +34,7 @@ export const AlertView = Schema.Struct({
   occurrences: Schema.Number,
   firstRaisedAt: Schema.String,
   lastRaisedAt: Schema.String
-})
+}).annotations({ examples: [AdminEx.alert] })
 
 export const alertView = (a: Alerts.StaffAlert, names: Names) => ({
   id: a.id,
@@ -53,14 +54,16 @@ export class AdminOpsApi extends HttpApiGroup.make("adminOps")
   .add(
     HttpApiEndpoint.get("listSettings", "/settings")
       .addSuccess(success("Admin", Schema.Array(SettingView)))
+      .annotate(OpenApi.Summary, "List app settings")
       .annotate(OpenApi.Description, "Every app setting with its current value, default and meaning (settings:read).")
   )
   .add(
     HttpApiEndpoint.patch("updateSetting")`/settings/${SettingKey}`
-      .setPayload(Body({ value: Schema.Unknown }))
+      .setPayload(Body({ value: Schema.Unknown }).annotations({ examples: [{ value: 30 }] }))
       .addSuccess(success("Admin", SettingView, { message: "Setting updated." }))
       .addSuccess(pendingApproval("Change filed for a second member's approval."))
       .addError(errors(SettingNotFound))
+      .annotate(OpenApi.Summary, "Change an app setting")
       .annotate(
         OpenApi.Description,
         "Superadmin only (settings:write). The value must fit the key's schema (kobo as integers or decimal strings): an " +
@@ -71,12 +74,14 @@ export class AdminOpsApi extends HttpApiGroup.make("adminOps")
   .add(
     HttpApiEndpoint.get("listAlerts", "/alerts")
       .addSuccess(success("Admin", Schema.Array(AlertView)))
+      .annotate(OpenApi.Summary, "List open staff alerts")
       .annotate(OpenApi.Description, "Open staff alerts (reversal refused, PIN freeze, failed deletion, retries exhausted…), newest first.")
   )
   .add(
     HttpApiEndpoint.post("acknowledgeAlert")`/alerts/${AlertIdParam}/acknowledge`
       .addSuccess(success("Admin", NoData, { message: "Alert acknowledged." }))
       .addError(errors(AlertNotFound))
+      .annotate(OpenApi.Summary, "Acknowledge a staff alert")
       .annotate(OpenApi.Description, "Marks an open alert dealt with by the signed-in member (alerts:ack); 404 when none is open with that id.")
   )
   // every endpoint here checks a permission of the member's role

@@ -6,6 +6,7 @@ import { errors, success } from "../shared/Envelope.js"
 import { IntParam } from "../shared/Paging.js"
 import { Body } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
+import * as AdminEx from "./Examples.js"
 
 const { defaultDays, maxDays, minDays } = StaffAccess.Overview.OverviewPolicy
 
@@ -35,12 +36,13 @@ export const OverviewView = Schema.Struct({
   activePlans: Schema.Number,
   totals: FiguresView,
   series: Schema.Array(Schema.Struct({ date: Schema.String, ...FiguresView.fields }))
-})
+}).annotations({ examples: [AdminEx.overview] })
 
 const OverviewQuery = Body({
   days: Schema.optionalWith(
     IntParam("days", minDays, maxDays).annotations({
-      description: `whole UTC days in the window, today included: ${minDays} to ${maxDays} (default ${defaultDays})`
+      description: `whole UTC days in the window, today included: ${minDays} to ${maxDays} (default ${defaultDays})`,
+      examples: [AdminEx.overview.days]
     }),
     { exact: true, default: () => defaultDays }
   )
@@ -51,6 +53,7 @@ export class AdminOverviewApi extends HttpApiGroup.make("adminOverview")
     HttpApiEndpoint.get("overview", "/overview")
       .setUrlParams(OverviewQuery)
       .addSuccess(success("Admin", OverviewView))
+      .annotate(OpenApi.Summary, "Get the dashboard metrics")
       .annotate(
         OpenApi.Description,
         "The dashboard (overview:read). The window is the last `days` whole UTC days, today included: `from` and `to` " +

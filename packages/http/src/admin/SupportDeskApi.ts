@@ -10,15 +10,17 @@ import {
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
 import { Category, MessageBody, Text } from "../support/Api.js"
 import { ticketView, TicketView } from "../support/Views.js"
 import { nameOf, type Names } from "./Names.js"
+import * as AdminEx from "./Examples.js"
 
 const TicketIdParam = HttpApiSchema.param("id", UuidOf(TicketId))
-const Status = TicketStatus.annotations(msg("status must be open, awaiting_customer, resolved or closed"))
+const Status = TicketStatus.annotations({ ...msg("status must be open, awaiting_customer, resolved or closed"), examples: ["open"] })
 const NoteBody = Text(Support.BODY_MIN, Support.BODY_MAX, "the internal note")
 
 export const StaffTicketView = Schema.Struct({
@@ -28,7 +30,7 @@ export const StaffTicketView = Schema.Struct({
   customerName: Schema.NullOr(Schema.String),
   assignedStaffId: Schema.NullOr(Schema.String),
   assignedStaffName: Schema.NullOr(Schema.String)
-})
+}).annotations({ examples: [AdminEx.staffTicket] })
 
 const StaffMessageView = Schema.Struct({
   id: Schema.String,
@@ -37,14 +39,15 @@ const StaffMessageView = Schema.Struct({
   authorName: Schema.NullOr(Schema.String),
   body: Schema.String,
   createdAt: Schema.String
-})
+}).annotations({ examples: [AdminEx.staffLine] })
 const NoteView = Schema.Struct({ id: Schema.String, staffId: StaffId, staffName: Schema.NullOr(Schema.String), body: Schema.String, createdAt: Schema.String })
+  .annotations({ examples: [AdminEx.note] })
 
 export const StaffTicketDetailView = Schema.Struct({
   ticket: StaffTicketView,
   messages: Schema.Array(StaffMessageView),
   notes: Schema.Array(NoteView).annotations({ description: "internal notes: staff only, never shown to the customer" })
-})
+}).annotations({ examples: [AdminEx.ticketDetail] })
 
 /** The ids whose names a ticket's view shows. */
 export const ticketIds = (t: Ticket) => [t.customerId, t.assignedStaffId]
@@ -79,7 +82,7 @@ export const staffTicketDetailView = (d: StaffTicket, names: Names) => ({
 
 const QueueQuery = Body({
   status: Schema.optionalWith(Status, { exact: true }),
-  category: Schema.optionalWith(Category, { exact: true }),
+  category: Schema.optionalWith(Category.annotations({ examples: ["deposit"] }), { exact: true }),
   assignee: Schema.optionalWith(
     Schema.Union(Uuid, Schema.Literal("none")).annotations({ description: "a staff id, or none for unassigned tickets" }),
     { exact: true }
@@ -93,43 +96,67 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
     HttpApiEndpoint.get("queue", "/tickets")
       .setUrlParams(QueueQuery)
       .addSuccess(success("Admin", PageView(StaffTicketView)))
+      .annotate(OpenApi.Summary, "List the support queue")
       .annotate(OpenApi.Description, "Tickets newest activity first, by status, category, assignee (a staff id or none) and customer (support:read).")
   )
   .add(
     HttpApiEndpoint.get("ticket")`/tickets/${TicketIdParam}`
       .addSuccess(success("Admin", StaffTicketDetailView))
       .addError(errors(TicketNotFound))
+      .annotate(OpenApi.Summary, "Get a ticket with its internal notes")
+      .annotate(
+        OpenApi.Description,
+        "Staff (support:read). The ticket, its conversation with who wrote each message, and the internal notes " +
+          "customers never see. 404 TICKET_NOT_FOUND."
+      )
   )
   .add(
     HttpApiEndpoint.post("reply")`/tickets/${TicketIdParam}/messages`
-      .setPayload(Body({ message: MessageBody }))
-      .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }), { status: 201, message: "Reply sent." }))
+      .setPayload(Body({ message: MessageBody }).annotations({
+        examples: [{ message: "Thank you, Chiamaka. Your ₦50,000 deposit was confirmed at 11:02 and your balance is now up to date." }]
+      }))
+      .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }).annotations({ examples: [AdminEx.staffReply] }), { status: 201, message: "Reply sent." }))
       .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
+      .annotate(OpenApi.Summary, "Reply to a customer's ticket")
       .annotate(OpenApi.Description, "A reply the customer sees (and is emailed); the ticket then awaits the customer. 409 on a closed ticket.")
   )
   .add(
     HttpApiEndpoint.post("note")`/tickets/${TicketIdParam}/notes`
-      .setPayload(Body({ note: NoteBody }))
+      .setPayload(Body({ note: NoteBody }).annotations({
+        examples: [{ note: "Provider confirmed the credit late (their queue was delayed 20 Nov 2026); no action needed." }]
+      }))
       .addSuccess(success("Admin", NoteView, { status: 201, message: "Note added." }))
       .addError(errors(StaffNotFound, TicketNotFound))
+      .annotate(OpenApi.Summary, "Add an internal note to a ticket")
       .annotate(OpenApi.Description, "An internal note: staff only; it changes nothing a customer can see, not even updatedAt.")
   )
   .add(
     HttpApiEndpoint.post("assign")`/tickets/${TicketIdParam}/assign`
-      .setPayload(Body({ staffId: Schema.NullOr(UuidOf(StaffId)).annotations({ description: "the assignee, or null to unassign" }) }))
+      .setPayload(
+        Body({ staffId: Schema.NullOr(UuidOf(StaffId)).annotations({ description: "the assignee, or null to unassign" }) })
+          .annotations({ examples: [{ staffId: Ex.STAFF_ID }, { staffId: null }] })
+      )
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket assigned." }))
       .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
+      .annotate(OpenApi.Summary, "Assign a ticket")
+      .annotate(
+        OpenApi.Description,
+        "Staff (support:assign). Assigns the ticket to a staff member (staffId), or unassigns it (null); audited. " +
+          "404 TICKET_NOT_FOUND or STAFF_NOT_FOUND; 409 TICKET_CLOSED on a closed ticket."
+      )
   )
   .add(
     HttpApiEndpoint.post("resolve")`/tickets/${TicketIdParam}/resolve`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket resolved." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
+      .annotate(OpenApi.Summary, "Resolve a ticket")
       .annotate(OpenApi.Description, "Resolved: a customer reply reopens it.")
   )
   .add(
     HttpApiEndpoint.post("close")`/tickets/${TicketIdParam}/close`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket closed." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
+      .annotate(OpenApi.Summary, "Close a ticket")
       .annotate(OpenApi.Description, "Closed for good: replies are refused (409 TICKET_CLOSED).")
   )
   // every endpoint here checks a permission of the member's role

@@ -1,11 +1,14 @@
 /** What the auth endpoints answer: the token pair and the account. */
 import { AccountId, type AccountWithCustomer, CustomerId } from "@app/domain"
 import { Schema } from "effect"
+import * as Ex from "../shared/Examples.js"
 
 export const TokenPair = Schema.Struct({ accessToken: Schema.String, refreshToken: Schema.String })
+  .annotations({ examples: [{ accessToken: Ex.ACCESS_TOKEN, refreshToken: Ex.REFRESH_TOKEN }] })
 
 /** Sign-in's answer: the tokens, and whether a transaction PIN is set (false: send the customer to set one). */
 export const SignedIn = Schema.Struct({ ...TokenPair.fields, hasPin: Schema.Boolean })
+  .annotations({ examples: [{ accessToken: Ex.ACCESS_TOKEN, refreshToken: Ex.REFRESH_TOKEN, hasPin: true }] })
 
 /** The names and contacts of an account, as every view of it shows them. */
 export const IdentityFields = {
@@ -32,6 +35,18 @@ export const AccountView = Schema.Struct({
   id: AccountId,
   ...IdentityFields,
   customer: Schema.Struct({ id: CustomerId, customerStatus: Schema.String })
+}).annotations({
+  examples: [{
+    id: Ex.ACCOUNT_ID,
+    firstName: Ex.FIRST_NAME,
+    lastName: Ex.LAST_NAME,
+    otherNames: "Adaeze",
+    phone: Ex.PHONE,
+    email: Ex.EMAIL,
+    emailVerified: false,
+    phoneVerified: false,
+    customer: { id: Ex.CUSTOMER_ID, customerStatus: "unverified" }
+  }]
 })
 
 export const accountView = ({ account, customer }: AccountWithCustomer) => ({

@@ -7,6 +7,7 @@ import {
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { CloseOtpRejected, TransactionInProgress } from "./Errors.js"
 import { Body, NonEmpty, OtpCode, OtpPinId } from "../shared/Schemas.js"
 import { Authentication, AuthenticationAllowingSuspended } from "../shared/Security.js"
@@ -14,23 +15,27 @@ import { Authentication, AuthenticationAllowingSuspended } from "../shared/Secur
 export const ClosureView = Schema.Struct({
   status: Schema.Literal("confirmed", "pending"),
   amountWithdrawnKobo: KoboString
-})
+}).annotations({ examples: [{ status: "confirmed", amountWithdrawnKobo: 2_989_250n }] })
 
 export const DeletionView = Schema.Union(
-  Schema.Struct({ status: Schema.Literal("deleted"), retainUntil: Schema.Date }),
-  Schema.Struct({ status: Schema.Literal("closing") })
+  Schema.Struct({ status: Schema.Literal("deleted"), retainUntil: Schema.Date })
+    .annotations({ examples: [{ status: "deleted", retainUntil: new Date("2031-11-28T09:45:00.000Z") }] }),
+  Schema.Struct({ status: Schema.Literal("closing") }).annotations({ examples: [{ status: "closing" }] })
 )
 
 export class LifecycleApi extends HttpApiGroup.make("lifecycle")
   .add(
     HttpApiEndpoint.post("closeAccount", "/close-account")
-      .setPayload(Body({ idempotencyKey: NonEmpty, otpPinId: OtpPinId, otpCode: OtpCode }))
+      .setPayload(Body({ idempotencyKey: NonEmpty, otpPinId: OtpPinId, otpCode: OtpCode }).annotations({
+        examples: [{ idempotencyKey: Ex.IDEMPOTENCY_KEY, otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }]
+      }))
       .addSuccess(success("Customer", ClosureView, { message: "Account closure processed." }))
       .addError(errors(
         ...BankFailures, AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive,
         NoClosureDestination, CloseOtpRejected, TransactionInProgress
       ))
       .middleware(Authentication)
+      .annotate(OpenApi.Summary, "Close the account")
       .annotate(
         OpenApi.Description,
         "Sweeps the whole withdrawable balance (less the NIP fee with VAT; the 4% Extra Cash fee is waived) to the " +
@@ -48,6 +53,8 @@ export class LifecycleApi extends HttpApiGroup.make("lifecycle")
         otpCode: OtpCode,
         via: Schema.optional(Schema.Literal("mobile", "web")),
         idempotencyKey: Schema.optional(NonEmpty)
+      }).annotations({
+        examples: [{ otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE, via: "mobile", idempotencyKey: Ex.IDEMPOTENCY_KEY }]
       }))
       .addSuccess(success("Customer", DeletionView, { message: "Account deletion processed." }))
       .addError(errors(
@@ -57,6 +64,7 @@ export class LifecycleApi extends HttpApiGroup.make("lifecycle")
       ))
       // a suspended customer passes authentication here: the use case answers 409 ACCOUNT_FROZEN
       .middleware(AuthenticationAllowingSuspended)
+      .annotate(OpenApi.Summary, "Delete the account")
       .annotate(
         OpenApi.Description,
         "Deletes the account: signs out everywhere, erases personal data, frees email, phone and BVN, keeps " +

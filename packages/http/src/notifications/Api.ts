@@ -7,11 +7,12 @@ import { Body } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 
 export const NotificationSettingsView = Schema.Struct({ smsEnabled: Schema.Boolean, emailEnabled: Schema.Boolean })
+  .annotations({ examples: [{ smsEnabled: false, emailEnabled: true }] })
 
 const SettingsPatch = Body({
   smsEnabled: Schema.optional(Schema.Boolean),
   emailEnabled: Schema.optional(Schema.Boolean)
-}).pipe(Schema.filter((p) => p.smsEnabled !== undefined || p.emailEnabled !== undefined || NO_SETTING_MESSAGE))
+}).annotations({ examples: [{ smsEnabled: false, emailEnabled: true }] }).pipe(Schema.filter((p) => p.smsEnabled !== undefined || p.emailEnabled !== undefined || NO_SETTING_MESSAGE))
 
 export class NotificationsApi extends HttpApiGroup.make("notifications")
   .add(
@@ -19,6 +20,7 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       .setPayload(SettingsPatch)
       .addSuccess(success("Customer", NotificationSettingsView, { message: "Notification settings updated." }))
       .addError(errors(AccountNotFound))
+      .annotate(OpenApi.Summary, "Change notification preferences")
       .annotate(
         OpenApi.Description,
         "Turns optional messages (reports, marketing, referral news) on or off per channel. One-time codes and " +

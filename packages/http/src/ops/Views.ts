@@ -4,7 +4,7 @@ import { Schema } from "effect"
 export const HealthView = Schema.Struct({
   /** always "up" while the process serves requests */
   status: Schema.Literal("up")
-})
+}).annotations({ examples: [{ status: "up" }] })
 
 /** Each check: "ok", or a short reason it failed (no secrets). */
 export const ReadinessChecksView = Schema.Struct({
@@ -19,4 +19,4 @@ export const ReadinessChecksView = Schema.Struct({
 export const ReadinessView = Schema.Struct({
   ready: Schema.Literal(true),
   checks: ReadinessChecksView
-})
+}).annotations({ examples: [{ ready: true, checks: { database: "ok", migrations: "ok", provider: "ok" } }] })

@@ -12,6 +12,7 @@ import {
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, Name, OtpCode, OtpPinId, Uuid, msg } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { TransactionView } from "../transactions/Views.js"
@@ -64,19 +65,34 @@ const planFields = {
   scheduledTimezone: optional(ShortText("scheduledTimezone", 64).annotations({ description: "IANA zone (default UTC)" }))
 }
 
+/** Examples: ₦180,000 over 90 days paid monthly (₦60,000 a month), ₦60,000 over 12 weeks paid on Fridays. */
+const MONTHLY_PLAN = {
+  totalAmountKobo: 18_000_000n,
+  durationDays: 90,
+  frequency: "monthly",
+  withdrawalAccountNumber: Ex.ACCOUNT_NUMBER,
+  withdrawalBankCode: Ex.BANK_CODE,
+  withdrawalAccountName: "Chiamaka Okafor",
+  scheduledTime: "09:00",
+  scheduledTimezone: "Africa/Lagos"
+} as const
+const WEEKLY_PLAN = { ...MONTHLY_PLAN, totalAmountKobo: 6_000_000n, durationDays: 84, frequency: "weekly", weekDay: "friday" } as const
+
 /** POST: the plan's fields, and the OTP when an existing plan's withdrawal account changes. */
 export const PlanPayload = Body({
   ...planFields,
   otpPinId: optional(OtpPinId.annotations({ description: "required (with otpCode) to change an existing plan's withdrawal account" })),
   otpCode: optional(OtpCode.annotations({ description: "required (with otpPinId) to change an existing plan's withdrawal account" }))
-})
+}).annotations({ examples: [MONTHLY_PLAN, { ...WEEKLY_PLAN, otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }] })
 export const PlanPatchPayload = Body({ ...planFields, otpPinId: OtpPinId, otpCode: OtpCode })
+  .annotations({ examples: [{ ...MONTHLY_PLAN, otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }] })
 
 export class PlansApi extends HttpApiGroup.make("plans")
   .add(
     HttpApiEndpoint.get("quote", "/plan/quote")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_KOBO) }))
       .addSuccess(success("Disbursement", PlanQuoteView))
+      .annotate(OpenApi.Summary, "Quote the fees of a plan payout")
       .annotate(
         OpenApi.Description,
         "Fees of a payout of amountKobo: depositFee estimates what the customer's bank may charge to fund the wallet " +
@@ -91,6 +107,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
         ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
         AccountNotActive, PayoutInProgress, TooManyAttempts
       ))
+      .annotate(OpenApi.Summary, "Create or edit the disbursement plan")
       .annotate(
         OpenApi.Description,
         "Creates the plan, or edits the open one. It is active once the wallet covers the pot. Changing the open plan's " +
@@ -108,6 +125,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
         ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
         AccountNotActive, PayoutInProgress, TooManyAttempts, PlanNotFound
       ))
+      .annotate(OpenApi.Summary, "Edit the disbursement plan with a code")
       .annotate(
         OpenApi.Description,
         "Edits the plan behind the OTP gate (a code from POST /auth/otp/request or /customers/otp/request). " +
@@ -121,18 +139,21 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.get("get", "/plan")
       .addSuccess(success("Disbursement", PlanView))
       .addError(errors(AccountNotFound, PlanNotFound))
+      .annotate(OpenApi.Summary, "Get the disbursement plan")
       .annotate(OpenApi.Description, "The customer's plan. 404 'No disbursement plan found'.")
   )
   .add(
     HttpApiEndpoint.get("history", "/history")
       .addSuccess(success("Disbursement", Schema.Array(TransactionView)))
       .addError(errors(AccountNotFound))
+      .annotate(OpenApi.Summary, "List the plan's payouts")
       .annotate(OpenApi.Description, "The plan's payouts (scheduled and Borrow), Transaction rows with purpose disbursement, newest first.")
   )
   .add(
     HttpApiEndpoint.get("borrowQuote", "/plan/borrow/quote")
       .addSuccess(success("Disbursement", BorrowQuoteView))
       .addError(errors(AccountNotFound, PlanNotFound))
+      .annotate(OpenApi.Summary, "Check whether Borrow is available")
       .annotate(
         OpenApi.Description,
         "Whether the next period's payout can be had now, and how much; reason says why not. 404 without a plan."
@@ -140,12 +161,13 @@ export class PlansApi extends HttpApiGroup.make("plans")
   )
   .add(
     HttpApiEndpoint.post("borrow", "/plan/borrow")
-      .setPayload(Body({ idempotencyKey: Uuid }))
+      .setPayload(Body({ idempotencyKey: Uuid }).annotations({ examples: [{ idempotencyKey: Ex.IDEMPOTENCY_KEY }] }))
       .addSuccess(success("Disbursement", PlanMovementView, { message: "Borrow processed." }))
       .addError(errors(
         AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive, PlanNotFound,
         MovementInFlight, WithdrawalsNotAllowed, BorrowNotEligible
       ))
+      .annotate(OpenApi.Summary, "Borrow the next period's payout now")
       .annotate(
         OpenApi.Description,
         "Pays the next period's instalment now (status confirmed or pending). A repeated idempotencyKey returns the " +
@@ -156,6 +178,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.get("extraCashQuote", "/plan/extra-cash/quote")
       .addSuccess(success("Disbursement", ExtraCashQuoteView))
       .addError(errors(...BankFailures, AccountNotFound, PlanNotActive))
+      .annotate(OpenApi.Summary, "Quote the Extra Cash available")
       .annotate(
         OpenApi.Description,
         "The wallet balance, what the plan's remaining payouts and their NIP fees reserve, the largest Extra Cash " +
@@ -164,12 +187,16 @@ export class PlansApi extends HttpApiGroup.make("plans")
   )
   .add(
     HttpApiEndpoint.post("extraCash", "/plan/extra-cash")
-      .setPayload(Body({ amountKobo: KoboJson("amountKobo", MAX_KOBO), idempotencyKey: Uuid }))
+      .setPayload(
+        Body({ amountKobo: KoboJson("amountKobo", MAX_KOBO), idempotencyKey: Uuid })
+          .annotations({ examples: [{ amountKobo: 1_500_000n, idempotencyKey: Ex.IDEMPOTENCY_KEY }] })
+      )
       .addSuccess(success("Disbursement", PlanMovementView, { message: "Extra Cash processed." }))
       .addError(errors(
         ...BankFailures, AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive,
         MovementInFlight, WithdrawalsNotAllowed, PlanNotActive, ExtraCashNotAllowed
       ))
+      .annotate(OpenApi.Summary, "Withdraw Extra Cash")
       .annotate(
         OpenApi.Description,
         "Withdraws unused vault balance to the plan's withdrawal account; the fees are debited on top. 400 validation, " +

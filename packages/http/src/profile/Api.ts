@@ -6,6 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { AccountNotFound } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { OriginNotAllowed } from "./Errors.js"
 import { Body, msg, Phone } from "../shared/Schemas.js"
 import { CookieAuthentication } from "../shared/Security.js"
@@ -18,6 +19,15 @@ export const UserProfileView = Schema.Struct({
   whatsappNumber: Schema.NullOr(Schema.String),
   isAdmin: Schema.Boolean,
   createdAt: Schema.String
+}).annotations({
+  examples: [{
+    id: Ex.ACCOUNT_ID,
+    name: "Chiamaka Okafor",
+    email: Ex.EMAIL,
+    whatsappNumber: Ex.PHONE,
+    isAdmin: false,
+    createdAt: Ex.CREATED_AT
+  }]
 })
 
 const DisplayName = Schema.Trim.pipe(
@@ -29,12 +39,21 @@ export class ProfileApi extends HttpApiGroup.make("profile")
   .add(
     HttpApiEndpoint.get("getProfile", "/users/profile")
       .addSuccess(success("User", UserProfileView))
+      .annotate(OpenApi.Summary, "Get the web user profile")
+      .annotate(
+        OpenApi.Description,
+        "Customer, authenticated by the app_token cookie (set at sign-in) instead of a bearer header: id, name, " +
+          "email, whatsappNumber (+234 form, null when none), isAdmin and createdAt."
+      )
   )
   .add(
     HttpApiEndpoint.patch("updateProfile", "/users/profile")
-      .setPayload(Body({ name: Schema.optional(DisplayName), whatsappNumber: Schema.optional(Schema.NullOr(Phone)) }))
+      .setPayload(Body({ name: Schema.optional(DisplayName), whatsappNumber: Schema.optional(Schema.NullOr(Phone)) }).annotations({
+        examples: [{ name: "Chiamaka Okafor", whatsappNumber: Ex.PHONE_SENT }]
+      }))
       .addSuccess(success("User", UserProfileView, { message: "Profile updated." }))
       .addError(errors(OriginNotAllowed))
+      .annotate(OpenApi.Summary, "Update the web user profile")
       .annotate(
         OpenApi.Description,
         "Changes the display name and the WhatsApp number (null clears it). Refused (403 ORIGIN_NOT_ALLOWED) from a web " +

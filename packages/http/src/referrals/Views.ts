@@ -16,6 +16,16 @@ export const ReferralSummaryView = Schema.Struct({
   totalReferred: Schema.Number,
   successfulReferrals: Schema.Number,
   referrals: Schema.Array(ReferralEntryView)
+}).annotations({
+  examples: [{
+    referralCode: "K7QM2XPA",
+    totalReferred: 2,
+    successfulReferrals: 1,
+    referrals: [
+      { name: "Emeka N.", joinedAt: "2026-09-02T12:40:00.000Z", successful: true, firstDepositAt: "2026-09-03T08:11:45.000Z" },
+      { name: "Funmi A.", joinedAt: "2026-11-18T16:22:09.000Z", successful: false, firstDepositAt: null }
+    ]
+  }]
 })
 
 export const referralSummaryView = (s: Referrals.ReferralSummary): typeof ReferralSummaryView.Type => ({

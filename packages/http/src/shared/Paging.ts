@@ -4,7 +4,7 @@
  * `{items, page, pageSize, total, totalPages}`. A page past the end has no items.
  */
 import type { Page } from "@app/domain"
-import { Schema } from "effect"
+import { Option, Schema, SchemaAST } from "effect"
 import { Body, msg } from "./Schemas.js"
 
 export const PAGE_DEFAULT = 1
@@ -29,12 +29,13 @@ export const IntParam = (field: string, min: number, max: number) =>
 /** The paging fields of a query string, to spread into a list endpoint's url params. */
 export const pageFields = {
   page: Schema.optionalWith(
-    IntParam("page", 1, PAGE_MAX).annotations({ description: `1-based page number (default ${PAGE_DEFAULT})` }),
+    IntParam("page", 1, PAGE_MAX).annotations({ description: `1-based page number (default ${PAGE_DEFAULT})`, examples: [1] }),
     { exact: true, default: () => PAGE_DEFAULT }
   ),
   pageSize: Schema.optionalWith(
     IntParam("pageSize", 1, PAGE_SIZE_MAX).annotations({
-      description: `rows per page, 1 to ${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT}; ${PAGE_SIZE_MAX} is the maximum, larger is a 400)`
+      description: `rows per page, 1 to ${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT}; ${PAGE_SIZE_MAX} is the maximum, larger is a 400)`,
+      examples: [20]
     }),
     { exact: true, default: () => PAGE_SIZE_DEFAULT }
   )
@@ -43,15 +44,21 @@ export const pageFields = {
 /** page and pageSize alone. */
 export const PageParams = Body(pageFields)
 
-/** What a list endpoint answers: one page of `item`. */
-export const PageView = <A, I>(item: Schema.Schema<A, I>) =>
-  Schema.Struct({
+/** What a list endpoint answers: one page of `item`; its example (on /docs) is a first page of the item's. */
+export const PageView = <A, I>(item: Schema.Schema<A, I>) => {
+  const page = Schema.Struct({
     items: Schema.Array(item),
     page: Schema.Number,
     pageSize: Schema.Number,
     total: Schema.Number,
     totalPages: Schema.Number
   })
+  return Option.match(SchemaAST.getExamplesAnnotation(item.ast), {
+    onNone: () => page,
+    onSome: ([first]) =>
+      page.annotations({ examples: [{ items: [first as A], page: 1, pageSize: PAGE_SIZE_DEFAULT, total: 1, totalPages: 1 }] })
+  })
+}
 
 /** A domain page as the wire shape, each item through `view`. */
 export const pageView = <A, B>(page: Page<A>, view: (a: A) => B) => ({

@@ -22,13 +22,15 @@ const Amount = Schema.BigIntFromNumber.annotations({
 })
 const Category = Schema.String.annotations({
   ...msg("category must be a string"),
+  examples: ["food"],
   description: `1 to ${CATEGORY_MAX} characters; trimmed, spaces collapsed and lower-cased ("Food " is "food")`
 })
 const Description = Schema.NullOr(Schema.String.annotations(msg("description must be a string or null"))).annotations({
   description: `optional, at most ${DESCRIPTION_MAX} characters; empty or null is none`
 })
 const SpendingDate = CalendarDate.annotations({
-  description: `the day of the spending, YYYY-MM-DD, not after today in ${SPENDING_ZONE}`
+  description: `the day of the spending, YYYY-MM-DD, not after today in ${SPENDING_ZONE}`,
+  examples: ["2026-11-20"]
 })
 
 const SpendingIdParam = HttpApiSchema.param("id", UuidOf(SpendingId))
@@ -47,33 +49,48 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         category: Category,
         date: SpendingDate,
         description: Schema.optionalWith(Description, { exact: true })
+      }).annotations({
+        examples: [{ amountKobo: 450_000n, category: "food", date: "2026-11-20", description: "Groceries at Shoprite, Lekki" }]
       }))
       .addSuccess(success("Spending", SpendingView, { status: 201, message: "Spending logged." }))
+      .annotate(OpenApi.Summary, "Log a spending")
+      .annotate(
+        OpenApi.Description,
+        "Customer (bearer). Logs amountKobo (a JSON integer), a category (trimmed and lower-cased), the day (not " +
+          "after today) and an optional description; 201 with the spending."
+      )
   )
   .add(
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(Body({
         ...pageFields,
         category: Schema.optionalWith(Category, { exact: true }),
-        from: Schema.optionalWith(CalendarDate.annotations({ description: "first day, YYYY-MM-DD, inclusive" }), { exact: true }),
-        to: Schema.optionalWith(CalendarDate.annotations({ description: "last day, YYYY-MM-DD, inclusive; on or after from" }), {
+        from: Schema.optionalWith(CalendarDate.annotations({ description: "first day, YYYY-MM-DD, inclusive", examples: ["2026-11-01"] }), {
+          exact: true
+        }),
+        to: Schema.optionalWith(CalendarDate.annotations({ description: "last day, YYYY-MM-DD, inclusive; on or after from", examples: ["2026-11-30"] }), {
           exact: true
         })
       }))
       .addSuccess(success("Spending", SpendingPageView))
+      .annotate(OpenApi.Summary, "List spendings")
       .annotate(OpenApi.Description, "The customer's spendings, newest date first; filtered by category (normalised) and dates.")
   )
   .add(
     HttpApiEndpoint.get("report", "/report")
       .setUrlParams(Body({
-        from: CalendarDate.annotations({ description: "first day of the window, YYYY-MM-DD, inclusive" }),
-        to: CalendarDate.annotations({ description: `last day, inclusive; on or after from, at most ${MAX_REPORT_DAYS} days in all` }),
-        format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv" }), {
+        from: CalendarDate.annotations({ description: "first day of the window, YYYY-MM-DD, inclusive", examples: ["2026-11-01"] }),
+        to: CalendarDate.annotations({
+          description: `last day, inclusive; on or after from, at most ${MAX_REPORT_DAYS} days in all`,
+          examples: ["2026-11-30"]
+        }),
+        format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv", examples: ["csv"] }), {
           exact: true,
           default: () => "json" as const
         })
       }))
       .addSuccess(success("Spending", SpendingReportView))
+      .annotate(OpenApi.Summary, "Report spendings by category and day")
       .annotate(
         OpenApi.Description,
         `Totals, the breakdown by category (shares summing to exactly 100.00) and the daily series of a window of at most ` +
@@ -88,9 +105,10 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
           ...msg("month must be a string"),
           description: `YYYY-MM; not after the current month in ${SPENDING_ZONE} (which is reported to date)`
         })
-      }))
+      }).annotations({ examples: [{ month: "2026-10" }] }))
       .addSuccess(success("Spending", EmailedReportView, { message: "Report sent to your email." }))
       .addError(errors(NoEmailOnFile))
+      .annotate(OpenApi.Summary, "Email a month's spending report")
       .annotate(
         OpenApi.Description,
         "Emails the month's report (text, HTML and the CSV attached) to the registered email, and only there: the request " +
@@ -104,14 +122,26 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         category: Schema.optionalWith(Category, { exact: true }),
         description: Schema.optionalWith(Description, { exact: true }),
         date: Schema.optionalWith(SpendingDate, { exact: true })
-      }))
+      }).annotations({ examples: [{ amountKobo: 520_000n, description: "Groceries and toiletries at Shoprite, Lekki" }] }))
       .addSuccess(success("Spending", SpendingView, { message: "Spending updated." }))
       .addError(errors(SpendingNotFound))
+      .annotate(OpenApi.Summary, "Change a spending")
+      .annotate(
+        OpenApi.Description,
+        "Customer (bearer). Changes any of amountKobo, category, description (null clears it) and date of one of " +
+          "the customer's spendings. 404 SPENDING_NOT_FOUND for an unknown id or another customer's."
+      )
   )
   .add(
     HttpApiEndpoint.del("remove")`/${SpendingIdParam}`
       .addSuccess(success("Spending", SpendingView, { message: "Spending removed." }))
       .addError(errors(SpendingNotFound))
+      .annotate(OpenApi.Summary, "Remove a spending")
+      .annotate(
+        OpenApi.Description,
+        "Customer (bearer). Removes one of the customer's spendings and answers it as it was. 404 " +
+          "SPENDING_NOT_FOUND for an unknown id or another customer's."
+      )
   )
   // every endpoint here reads the signed-in customer's account
   .addError(errors(AccountNotFound))

@@ -9,6 +9,7 @@ import {
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { PageParams } from "../shared/Paging.js"
 import { Body, msg, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
@@ -53,6 +54,7 @@ export class SupportApi extends HttpApiGroup.make("support")
     HttpApiEndpoint.get("list", "/tickets")
       .setUrlParams(PageParams)
       .addSuccess(success("Support", TicketPageView))
+      .annotate(OpenApi.Summary, "List the customer's tickets")
       .annotate(OpenApi.Description, "The customer's support tickets, newest activity (lastMessageAt) first.")
   )
   .add(
@@ -67,9 +69,17 @@ export class SupportApi extends HttpApiGroup.make("support")
           UuidOrNull.annotations({ description: "one of the customer's own transactions, when the ticket is about it" }),
           { exact: true }
         )
+      }).annotations({
+        examples: [{
+          subject: "Deposit not showing in my wallet",
+          message: "I sent ₦50,000 from my GTBank account on 20 November 2026 at 10:14 but my balance has not changed.",
+          category: "deposit",
+          transactionId: Ex.TRANSACTION_ID
+        }]
       }))
       .addSuccess(success("Support", TicketDetailView, { status: 201, message: "Ticket opened." }))
       .addError(errors(TooManyOpenTickets))
+      .annotate(OpenApi.Summary, "Open a support ticket")
       .annotate(
         OpenApi.Description,
         `Opens a ticket (status open) with its first message. 400 when transactionId is not one of the customer's own ` +
@@ -80,6 +90,7 @@ export class SupportApi extends HttpApiGroup.make("support")
     HttpApiEndpoint.get("get")`/tickets/${TicketIdParam}`
       .addSuccess(success("Support", TicketDetailView))
       .addError(errors(TicketNotFound))
+      .annotate(OpenApi.Summary, "Get a ticket and its conversation")
       .annotate(
         OpenApi.Description,
         "The ticket and its conversation, oldest message first; internal notes are never included. " +
@@ -88,9 +99,12 @@ export class SupportApi extends HttpApiGroup.make("support")
   )
   .add(
     HttpApiEndpoint.post("reply")`/tickets/${TicketIdParam}/messages`
-      .setPayload(Body({ message: MessageBody }))
+      .setPayload(Body({ message: MessageBody }).annotations({
+        examples: [{ message: "The sender's bank gave me session ID 000013261120101422334455667788. It is still not showing." }]
+      }))
       .addSuccess(success("Support", ReplyView, { status: 201, message: "Reply sent." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
+      .annotate(OpenApi.Summary, "Reply to a ticket")
       .annotate(
         OpenApi.Description,
         "Adds the customer's reply; the ticket becomes open (a resolved ticket is reopened). 409 TICKET_CLOSED on a closed ticket; " +

@@ -26,15 +26,19 @@ const { earliest, latest } = Reports.ReportDates
 
 /** A calendar date a report accepts (the domain's range: clear of what databases cannot store). */
 const ReportDate = CalendarDate.pipe(
-  Schema.filter((d) => d >= earliest && d <= latest, msg(`Use a date between ${earliest} and ${latest}`))
+  Schema.filter((d) => d >= earliest && d <= latest, { ...msg(`Use a date between ${earliest} and ${latest}`), jsonSchema: {} })
 )
 
 const ReportParams = Body({
-  from: ReportDate.annotations({ description: `first day of the window, YYYY-MM-DD (UTC), inclusive; ${earliest} or later` }),
-  to: ReportDate.annotations({
-    description: `last day of the window, YYYY-MM-DD (UTC), inclusive; on or after from, ${latest} at the latest`
+  from: ReportDate.annotations({
+    description: `first day of the window, YYYY-MM-DD (UTC), inclusive; ${earliest} or later`,
+    examples: ["2026-11-01"]
   }),
-  format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv" }), {
+  to: ReportDate.annotations({
+    description: `last day of the window, YYYY-MM-DD (UTC), inclusive; on or after from, ${latest} at the latest`,
+    examples: ["2026-11-30"]
+  }),
+  format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv", examples: ["csv"] }), {
     exact: true,
     default: () => "json" as const
   })
@@ -56,6 +60,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
       .setUrlParams(PageParams)
       .addSuccess(success("Transaction", TransactionPageView))
       .addError(errors(NoBankAccount))
+      .annotate(OpenApi.Summary, "List the customer's transactions")
       .annotate(
         OpenApi.Description,
         `The customer's transactions, newest first. page ≥ 1 (default ${PAGE_DEFAULT}); pageSize 1 to ${PAGE_SIZE_MAX} ` +
@@ -68,6 +73,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
       .setUrlParams(ReportParams)
       .addSuccess(success("Transaction", TransactionReportView))
       .addError(errors(AccountNotFound))
+      .annotate(OpenApi.Summary, "Report inbound and outbound totals")
       .annotate(
         OpenApi.Description,
         "Inbound (confirmed credits) and outbound (confirmed debits and transfers, with their fees) totals between " +
@@ -79,6 +85,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
     HttpApiEndpoint.get("get")`/${TransactionIdParam}`
       .addSuccess(success("Transaction", TransactionView))
       .addError(errors(AccountNotFound, TransactionNotFound))
+      .annotate(OpenApi.Summary, "Get one transaction")
       .annotate(OpenApi.Description, "One transaction of the customer; 404 for an unknown id or another customer's.")
   )
   .middleware(Authentication)

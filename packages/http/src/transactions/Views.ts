@@ -2,6 +2,7 @@
 import { CustomerId, KoboString, PlanId, Reports, TransactionId, TransactionPurpose, TransactionStatus, TransactionType, type Page, type Transaction } from "@app/domain"
 import { Schema } from "effect"
 import { PageView, pageView } from "../shared/Paging.js"
+import * as Ex from "../shared/Examples.js"
 
 /** The spec's Transaction resource; kobo amounts as decimal strings. */
 export const TransactionView = Schema.Struct({
@@ -19,6 +20,23 @@ export const TransactionView = Schema.Struct({
   retryCount: Schema.Number,
   createdAt: Schema.String,
   updatedAt: Schema.String
+}).annotations({
+  examples: [{
+    id: Ex.TRANSACTION_ID,
+    customerId: Ex.CUSTOMER_ID,
+    planId: Ex.PLAN_ID,
+    type: "transfer",
+    purpose: "disbursement",
+    amountKobo: 6_000_000n,
+    feeKobo: 5_375n,
+    status: "confirmed",
+    retrievalReference: "DX7CB1V4WAJ3",
+    transferReference: "TX7CB1V4WAJ3",
+    failureReason: null,
+    retryCount: 0,
+    createdAt: "2026-11-14T08:00:01.000Z",
+    updatedAt: "2026-11-14T08:00:04.000Z"
+  }]
 })
 
 export const TransactionPageView = PageView(TransactionView)
@@ -30,6 +48,14 @@ export const TransactionReportView = Schema.Struct({
   outbound: Schema.Struct({ count: Schema.Number, totalKobo: KoboString, feesKobo: KoboString }),
   /** inbound − outbound − outbound fees; may be negative */
   net: KoboString
+}).annotations({
+  examples: [{
+    from: "2026-11-01",
+    to: "2026-11-30",
+    inbound: { count: 2, totalKobo: 10_000_000n },
+    outbound: { count: 2, totalKobo: 8_500_000n, feesKobo: 8_063n },
+    net: 1_491_937n
+  }]
 })
 
 export const transactionView = (t: Transaction) => ({

@@ -7,6 +7,7 @@ import {
 import { Schema } from "effect"
 import { BankFailures } from "../shared/ApiErrors.js"
 import { errors, success } from "../shared/Envelope.js"
+import * as Ex from "../shared/Examples.js"
 import { AccountNumber, BankCode, Body, KoboJson, KoboQuery, msg, Name, Uuid } from "../shared/Schemas.js"
 import { FeeQuote, MovementView } from "./Views.js"
 
@@ -25,6 +26,17 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         idempotencyKey: Uuid,
         narration: Schema.optional(Schema.String.pipe(Schema.maxLength(100, msg("narration must be at most 100 characters")))),
         nipSessionId: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)))
+      }).annotations({
+        examples: [{
+          destinationAccountNumber: "0045678912",
+          destinationBankCode: "044",
+          destinationBankName: "Access Bank",
+          destinationAccountName: "Emeka Nwosu",
+          amountKobo: 2_500_000n,
+          idempotencyKey: Ex.IDEMPOTENCY_KEY,
+          narration: "November rent share",
+          nipSessionId: Ex.NIP_SESSION_ID
+        }]
       }))
       .addSuccess(success("Transaction", MovementView, { message: "Transfer processed." }))
       // LOOKUP_THROTTLED (TooManyAttempts): without nipSessionId, its name enquiry counts against the look-up budget
@@ -33,11 +45,28 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         IdempotencyConflict, TransferFailed, AccountNotActive, MovementInFlight, WithdrawalsNotAllowed,
         InsufficientBalance, TooManyAttempts
       ))
+      .annotate(OpenApi.Summary, "Send money to a bank account")
+      .annotate(
+        OpenApi.Description,
+        "Customer (bearer). Sends amountKobo (at most ₦10,000,000) by NIP; the NIP fee with VAT is debited on top. " +
+          "Lifts PND, places a lien, debits, sends, then releases the lien and restores PND; answers status confirmed " +
+          "or pending (a pending one is reconciled every 5 minutes). idempotencyKey (a UUID per attempt, reused on " +
+          "retry): the same key returns the original transaction and never debits twice; with another request, 409 " +
+          "IDEMPOTENCY_CONFLICT. Without nipSessionId (from GET /beneficiaries/lookup) its name enquiry counts " +
+          "against the look-up budget (429 LOOKUP_THROTTLED). 400 INSUFFICIENT_BALANCE, WITHDRAWALS_NOT_ALLOWED " +
+          "before the first deposit, MOVEMENT_IN_FLIGHT, TRANSFER_FAILED (reversed)."
+      )
   )
   .add(
     HttpApiEndpoint.get("transferFee", "/transfer/fee")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_TRANSFER_KOBO) }))
       .addSuccess(success("Transaction", FeeQuote))
+      .annotate(OpenApi.Summary, "Quote the fee of a transfer")
+      .annotate(
+        OpenApi.Description,
+        "Customer (bearer). The NIP fee and VAT a transfer of amountKobo is charged on top: {totalKobo, feeKobo, " +
+          "vatKobo, amountKobo} as decimal strings of kobo. 400 missing or invalid amountKobo."
+      )
   )
   .prefix("/api/v1/transactions")
   .annotate(OpenApi.Title, "Transfers")
