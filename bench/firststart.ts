@@ -1,0 +1,193 @@
+/**
+ * `npm run bench:firststart [-- --runs 3] [--ignore-scripts] [--keep]`: what a newcomer waits for on
+ * a fresh clone. Per run: `git clone` of this repository's current commit (HEAD; uncommitted changes
+ * are not in it) into a temporary directory, `npm ci` (timed on its own; `--ignore-scripts` passes
+ * that flag on, so the root `prepare` does not run and `npm start` takes the lazy path), then
+ * `npm start` with a free PORT, a temporary DATA_DIR and METRICS_PORT=0, timed from the spawn until
+ * GET /health answers 200 (the first start); then until GET /admin/ answers 200 (the console
+ * served); SIGTERM to the start's process group; then a second `npm start` on the same DATA_DIR,
+ * timed the same way (the restart). Prints each run with the 1-minute load average at each step
+ * (other people's work on a shared machine shows there), then the medians. Exits 1 when the median
+ * first start is over 10 s or the median restart over 3 s (issue 40).
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url))
+const FIRST_START_BOUND_MS = 10_000
+const RESTART_BOUND_MS = 3_000
+const POLL_MS = 50
+
+const runsArg = process.argv.indexOf("--runs")
+const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 1
+if (!Number.isInteger(RUNS) || RUNS < 1) {
+  console.error("--runs: expected a positive integer")
+  process.exit(2)
+}
+const IGNORE_SCRIPTS = process.argv.includes("--ignore-scripts")
+const KEEP = process.argv.includes("--keep")
+
+const load = () => os.loadavg()[0]!.toFixed(2)
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+    server.on("error", reject)
+  })
+
+const answers = async (url: string) => {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2_000) })).status === 200
+  } catch {
+    return false
+  }
+}
+
+/** Runs a command to its end, its output appended to `log`; milliseconds it took. */
+const timed = (command: string, args: ReadonlyArray<string>, cwd: string, log: string) =>
+  new Promise<number>((resolve, reject) => {
+    const started = performance.now()
+    const out = fs.openSync(log, "a")
+    const child = spawn(command, args, { cwd, stdio: ["ignore", out, out] })
+    child.on("error", reject).on("exit", (code) => {
+      fs.closeSync(out)
+      if (code === 0) resolve(performance.now() - started)
+      else reject(new Error(`${command} ${args.join(" ")} exited ${code}; see ${log}`))
+    })
+  })
+
+/** `npm start` in its own process group (npm, its shell and node), output appended to `log`. */
+const npmStart = (repo: string, env: NodeJS.ProcessEnv, log: string) => {
+  const out = fs.openSync(log, "a")
+  const child = spawn("npm", ["start"], { cwd: repo, env, detached: true, stdio: ["ignore", out, out] })
+  fs.closeSync(out)
+  return child
+}
+
+/** Polls `url` until it answers 200; milliseconds since `since`. */
+const until200 = async (url: string, since: number, child: ChildProcess | undefined, limitMs: number, log: string) => {
+  for (;;) {
+    if (await answers(url)) return performance.now() - since
+    if (child !== undefined && child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}; see ${log}`)
+    if (performance.now() - since > limitMs) throw new Error(`${url}: no 200 after ${seconds(limitMs)}; see ${log}`)
+    await sleep(POLL_MS)
+  }
+}
+
+/** SIGTERM to the process group, SIGKILL after 10 s. */
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const group = -child.pid!
+    const timer = setTimeout(() => process.kill(group, "SIGKILL"), 10_000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    process.kill(group, "SIGTERM")
+  })
+
+/** Background builds of the clone (the console's `dist.partial-<pid>`) still running: stopped, by their pid. */
+const stopLeftovers = (repo: string) => {
+  const consoleDir = path.join(repo, "packages/console")
+  for (const name of fs.existsSync(consoleDir) ? fs.readdirSync(consoleDir) : []) {
+    const pid = Number(/^dist\.partial-(\d+)$/.exec(name)?.[1])
+    if (pid > 0) {
+      try {
+        process.kill(pid, "SIGTERM")
+      } catch {
+        // gone already
+      }
+    }
+  }
+}
+
+interface Run {
+  readonly npmCiMs: number
+  readonly firstStartMs: number
+  readonly consoleMs: number
+  readonly restartMs: number
+  readonly loads: string
+}
+
+const runOnce = async (commit: string, i: number): Promise<Run> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kobo-firststart-"))
+  const repo = path.join(dir, "repo")
+  const log = path.join(dir, "log.txt")
+  const loads: Array<string> = []
+  try {
+    execFileSync("git", ["clone", "--quiet", "--no-checkout", ROOT, repo])
+    execFileSync("git", ["-C", repo, "checkout", "--quiet", "--detach", commit])
+    loads.push(`clone ${load()}`)
+    const npmCiMs = await timed(
+      "npm",
+      ["ci", "--no-audit", "--no-fund", "--prefer-offline", ...(IGNORE_SCRIPTS ? ["--ignore-scripts"] : [])],
+      repo,
+      log
+    )
+    const port = await freePort()
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: path.join(dir, "data"), METRICS_PORT: "0" }
+    for (const name of Object.keys(env)) if (name.startsWith("npm_")) delete env[name]
+    const base = `http://127.0.0.1:${port}`
+
+    loads.push(`first start ${load()}`)
+    let started = performance.now()
+    let child = npmStart(repo, env, log)
+    const firstStartMs = await until200(`${base}/health`, started, child, 300_000, log)
+    const consoleMs = await until200(`${base}/admin/`, started, child, 300_000, log)
+    await stop(child)
+
+    loads.push(`restart ${load()}`)
+    started = performance.now()
+    child = npmStart(repo, env, log)
+    const restartMs = await until200(`${base}/health`, started, child, 120_000, log)
+    await stop(child)
+    return { npmCiMs, firstStartMs, consoleMs, restartMs, loads: loads.join(", ") }
+  } catch (error) {
+    console.error(`run ${i}: ${error instanceof Error ? error.message : String(error)}`)
+    throw error
+  } finally {
+    stopLeftovers(repo)
+    if (KEEP) console.log(`run ${i}: kept ${dir}`)
+    else fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted.length % 2 === 1
+    ? sorted[(sorted.length - 1) / 2]!
+    : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2
+}
+
+const commit = execFileSync("git", ["-C", ROOT, "rev-parse", "HEAD"], { encoding: "utf8" }).trim()
+console.log(
+  `fresh clone of ${commit.slice(0, 7)}: npm ci${IGNORE_SCRIPTS ? " --ignore-scripts" : ""}, first npm start, restart; ` +
+    `${RUNS} run(s), ${os.cpus().length} CPUs, node ${process.version}`
+)
+const runs: Array<Run> = []
+for (let i = 1; i <= RUNS; i++) {
+  const run = await runOnce(commit, i)
+  runs.push(run)
+  console.log(
+    `run ${i}: npm ci ${seconds(run.npmCiMs)}, first start ${seconds(run.firstStartMs)} (/admin/ at ${seconds(run.consoleMs)}), ` +
+      `restart ${seconds(run.restartMs)} (load at: ${run.loads})`
+  )
+}
+const first = median(runs.map((r) => r.firstStartMs))
+const restart = median(runs.map((r) => r.restartMs))
+console.log(
+  `median: npm ci ${seconds(median(runs.map((r) => r.npmCiMs)))}, first start ${seconds(first)} (bound ${seconds(FIRST_START_BOUND_MS)}), ` +
+    `/admin/ at ${seconds(median(runs.map((r) => r.consoleMs)))}, restart ${seconds(restart)} (bound ${seconds(RESTART_BOUND_MS)})`
+)
+process.exitCode = first <= FIRST_START_BOUND_MS && restart <= RESTART_BOUND_MS ? 0 : 1
