@@ -14,39 +14,23 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { argValue, freeLoopbackPort, intArg } from "./support.js"
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url))
 const FIRST_START_BOUND_MS = 10_000
 const RESTART_BOUND_MS = 3_000
 const POLL_MS = 50
 
-const runsArg = process.argv.indexOf("--runs")
-const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 1
-if (!Number.isInteger(RUNS) || RUNS < 1) {
-  console.error("--runs: expected a positive integer")
-  process.exit(2)
-}
+const RUNS = intArg("runs", 1, 1)
 const IGNORE_SCRIPTS = process.argv.includes("--ignore-scripts")
 const KEEP = process.argv.includes("--keep")
-const commitArg = process.argv.indexOf("--commit")
 
 const load = () => os.loadavg()[0]!.toFixed(2)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-    server.on("error", reject)
-  })
 
 const answers = async (url: string) => {
   try {
@@ -158,7 +142,7 @@ const runOnce = async (commit: string, i: number): Promise<Run> => {
       repo,
       log
     )
-    const port = await freePort()
+    const port = await freeLoopbackPort()
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: path.join(dir, "data"), METRICS_PORT: "0" }
     for (const name of Object.keys(env)) if (name.startsWith("npm_")) delete env[name]
     const base = `http://127.0.0.1:${port}`
@@ -196,7 +180,7 @@ const median = (values: ReadonlyArray<number>) => {
 }
 
 const rev = (name: string) => execFileSync("git", ["-C", ROOT, "rev-parse", "--short", name], { encoding: "utf8" }).trim()
-const commits = (commitArg >= 0 ? process.argv[commitArg + 1]!.split(",") : ["HEAD"]).map(rev)
+const commits = (argValue("commit")?.split(",") ?? ["HEAD"]).map(rev)
 console.log(
   `fresh clone of ${commits.join(", ")}: npm ci${IGNORE_SCRIPTS ? " --ignore-scripts" : ""}, first npm start, restart; ` +
     `${RUNS} run(s)${commits.length > 1 ? " of each, in turns" : ""}, ${os.cpus().length} CPUs, node ${process.version}`

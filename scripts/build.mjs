@@ -45,6 +45,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
+import { isRunning } from "./processes.mjs"
 
 export const root = path.resolve(import.meta.dirname, "..")
 export const outdir = path.join(root, "build")
@@ -246,16 +247,6 @@ export const pgliteTemplate = async ({ externals, wait = true }) => {
     child.on("error", reject).on("exit", (status, signal) => resolve({ status, signal }))
   })
   if (made.status !== 0) throw new Error(`build: making the PGlite template failed (exit ${made.status ?? made.signal})`)
-}
-
-/** Whether a process of this id runs (EPERM: it does, as another user). */
-const isRunning = (pid) => {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    return process.kill(pid, 0)
-  } catch (error) {
-    return error.code === "EPERM"
-  }
 }
 
 /** What both builds share (the runnables, the template maker). */

@@ -17,6 +17,7 @@ import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { isRunning } from "./processes.mjs"
 
 const root = path.resolve(import.meta.dirname, "..")
 const consoleDir = path.join(root, "packages/console")
@@ -35,16 +36,6 @@ const newest = (p) => {
   }
   if (!stat.isDirectory()) return stat.mtimeMs
   return fs.readdirSync(p).reduce((m, name) => Math.max(m, newest(path.join(p, name))), stat.mtimeMs)
-}
-
-/** Whether a process of this id runs (EPERM: it does, as another user). */
-const isRunning = (pid) => {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    return process.kill(pid, 0)
-  } catch (error) {
-    return error.code === "EPERM"
-  }
 }
 
 /** Whether `dir` holds a work-in-progress marker (`pattern`'s group 1: the pid) of a live process. */
