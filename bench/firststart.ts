@@ -1,9 +1,10 @@
 /**
- * `npm run bench:firststart [-- --runs 3] [--ignore-scripts] [--keep] [--commit <rev>,…]`: what a
+ * `npm run bench:firststart [-- --runs 3] [--skip-prepare] [--keep] [--commit <rev>,…]`: what a
  * newcomer waits for on a fresh clone. Per run: `git clone` of this repository's current commit
  * (HEAD, uncommitted changes are not in it; `--commit a,b` runs each of these in turn, for a
- * before/after on a shared machine) into a temporary directory, `npm ci` (timed on its own; `--ignore-scripts` passes
- * that flag on, so the root `prepare` does not run and `npm start` takes the lazy path), then
+ * before/after on a shared machine) into a temporary directory, `npm ci` (timed on its own; `--skip-prepare` sets KOBO_SKIP_PREPARE=1, so the root
+ * `prepare` builds nothing and `npm start` takes the lazy path; not `npm ci --ignore-scripts`, which
+ * also skips argon2's install and leaves a binding that crashes node on this machine), then
  * `npm start` with a free PORT, a temporary DATA_DIR and METRICS_PORT=0, timed from the spawn until
  * GET /health answers 200 (the first start); then until GET /admin/ answers 200 (the console
  * served); SIGTERM to the start's process group; then a second `npm start` on the same DATA_DIR,
@@ -25,7 +26,7 @@ const RESTART_BOUND_MS = 3_000
 const POLL_MS = 50
 
 const RUNS = intArg("runs", 1, 1)
-const IGNORE_SCRIPTS = process.argv.includes("--ignore-scripts")
+const SKIP_PREPARE = process.argv.includes("--skip-prepare")
 const KEEP = process.argv.includes("--keep")
 
 const load = () => os.loadavg()[0]!.toFixed(2)
@@ -41,11 +42,11 @@ const answers = async (url: string) => {
 }
 
 /** Runs a command to its end, its output appended to `log`; milliseconds it took. */
-const timed = (command: string, args: ReadonlyArray<string>, cwd: string, log: string) =>
+const timed = (command: string, args: ReadonlyArray<string>, cwd: string, log: string, env: NodeJS.ProcessEnv) =>
   new Promise<number>((resolve, reject) => {
     const started = performance.now()
     const out = fs.openSync(log, "a")
-    const child = spawn(command, args, { cwd, stdio: ["ignore", out, out] })
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", out, out] })
     child.on("error", reject).on("exit", (code) => {
       fs.closeSync(out)
       if (code === 0) resolve(performance.now() - started)
@@ -138,9 +139,10 @@ const runOnce = async (commit: string, i: number): Promise<Run> => {
     loads.push(`clone ${load()}`)
     const npmCiMs = await timed(
       "npm",
-      ["ci", "--no-audit", "--no-fund", "--prefer-offline", ...(IGNORE_SCRIPTS ? ["--ignore-scripts"] : [])],
+      ["ci", "--no-audit", "--no-fund", "--prefer-offline"],
       repo,
-      log
+      log,
+      { ...process.env, ...(SKIP_PREPARE ? { KOBO_SKIP_PREPARE: "1" } : {}) }
     )
     const port = await freeLoopbackPort()
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: path.join(dir, "data"), METRICS_PORT: "0" }
@@ -182,7 +184,7 @@ const median = (values: ReadonlyArray<number>) => {
 const rev = (name: string) => execFileSync("git", ["-C", ROOT, "rev-parse", "--short", name], { encoding: "utf8" }).trim()
 const commits = (argValue("commit")?.split(",") ?? ["HEAD"]).map(rev)
 console.log(
-  `fresh clone of ${commits.join(", ")}: npm ci${IGNORE_SCRIPTS ? " --ignore-scripts" : ""}, first npm start, restart; ` +
+  `fresh clone of ${commits.join(", ")}: npm ci${SKIP_PREPARE ? " (KOBO_SKIP_PREPARE=1)" : ""}, first npm start, restart; ` +
     `${RUNS} run(s)${commits.length > 1 ? " of each, in turns" : ""}, ${os.cpus().length} CPUs, node ${process.version}`
 )
 const runs: Array<Run> = []

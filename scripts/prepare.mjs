@@ -5,9 +5,9 @@
  * soon as a restart does (docs/decisions/first-start.md). Side by side: the runnables and the PGlite
  * template (scripts/ensure-build.mjs `--wait`: esbuild, then initdb and the migrations, ~7 s of one
  * core) and the admin console (scripts/ensure-console.mjs: Vite, ~16 s of CPU). Each only when
- * missing or stale, like `npm start`'s own checks, which remain the fallback when install scripts
- * did not run (`--ignore-scripts`). It never fails the install: what it could not make, `npm start`
- * makes (and reports) then. `KOBO_SKIP_PREPARE=1` skips it.
+ * missing or stale, like `npm start`'s own checks, which remain the fallback when this did not run
+ * or build. It never fails the install: what it could not make, `npm start` makes (and reports)
+ * then. `KOBO_SKIP_PREPARE=1` skips it.
  */
 import { spawn } from "node:child_process"
 import * as path from "node:path"
