@@ -4,7 +4,9 @@
  * sources, so `npm start` (and start:http, start:scheduler, cli, sandbox) always runs the compiled
  * JavaScript of the current sources. When the build is up to date it only compares modification
  * times (a few milliseconds). Prints to stderr only: `npm run cli -- … --json` keeps a clean stdout.
- * `--force` always builds.
+ * `--force` always builds; `--wait` also waits for the PGlite template (`npm install`'s prepare,
+ * scripts/prepare.mjs), where `npm start` leaves it to be made while the service loads.
+ * `ensureBuild` is the same for a script that imports it (scripts/run.mjs: `npm start` in one process).
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -38,29 +40,41 @@ const newest = (p) => {
   return fs.readdirSync(p).reduce((m, name) => Math.max(m, newest(path.join(p, name))), stat.mtimeMs)
 }
 
-const builtAt = outputs.every((file) => fs.existsSync(file)) ? newest(stamp) : 0
-const changedAt = Math.max(...sources.map(newest))
-const force = process.argv.includes("--force")
-if (!force && builtAt > 0 && builtAt >= changedAt) process.exit(0)
+/** Builds when needed (above); resolves with an exit status: 0 when build/ is there to run. */
+export const ensureBuild = async ({ force = false, waitForTemplate = false } = {}) => {
+  const builtAt = outputs.every((file) => fs.existsSync(file)) ? newest(stamp) : 0
+  const changedAt = Math.max(...sources.map(newest))
+  if (!force && builtAt > 0 && builtAt >= changedAt) return 0
+
+  log(force ? "build: building…" : builtAt === 0 ? "build: building (no build yet)…" : "build: sources changed, rebuilding…")
+  let build
+  try {
+    ;({ build } = await import("./build.mjs"))
+  } catch (error) {
+    // an install without devDependencies (npm ci --omit=dev) has no esbuild
+    if (builtAt > 0) {
+      log(`build: cannot rebuild (${error.code ?? error.message}: is esbuild installed?); running the existing build`)
+      return 0
+    }
+    log(`build: cannot build (${error.code ?? error.message}): run \`npm install\` (esbuild is a devDependency), then \`npm run build\``)
+    return 1
+  }
+  try {
+    // unless told to wait, the template is made while the runnable loads, which waits for it
+    // (packages/runtime/src/TemplateCopy.ts)
+    await build({ log, waitForTemplate })
+    return 0
+  } catch (error) {
+    log(Array.isArray(error?.errors) ? `build: failed with ${error.errors.length} error(s)` : `build: failed: ${error?.message ?? error}`)
+    return 1
+  } finally {
+    // esbuild's service process would otherwise live as long as the service that imported this
+    ;(await import("esbuild")).stop()
+  }
+}
 
 const log = (line) => console.error(line)
-log(force ? "build: building…" : builtAt === 0 ? "build: building (no build yet)…" : "build: sources changed, rebuilding…")
-let build
-try {
-  ;({ build } = await import("./build.mjs"))
-} catch (error) {
-  // an install without devDependencies (npm ci --omit=dev) has no esbuild
-  if (builtAt > 0) {
-    log(`build: cannot rebuild (${error.code ?? error.message}: is esbuild installed?); running the existing build`)
-    process.exit(0)
-  }
-  log(`build: cannot build (${error.code ?? error.message}): run \`npm install\` (esbuild is a devDependency), then \`npm run build\``)
-  process.exit(1)
-}
-try {
-  // the template is made while the runnable loads, which waits for it (packages/runtime/src/TemplateCopy.ts)
-  await build({ log, waitForTemplate: false })
-} catch (error) {
-  log(Array.isArray(error?.errors) ? `build: failed with ${error.errors.length} error(s)` : `build: failed: ${error?.message ?? error}`)
-  process.exit(1)
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === import.meta.filename) {
+  process.exitCode = await ensureBuild({ force: process.argv.includes("--force"), waitForTemplate: process.argv.includes("--wait") })
 }

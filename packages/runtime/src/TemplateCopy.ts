@@ -24,18 +24,29 @@ const ROOT = path.resolve(import.meta.dirname, "../../..")
 const TEMPLATE_DIR = path.join(ROOT, "build/pglite-template")
 
 /** The installed PGlite's version (its package.json is not exported: found beside its entry). */
-const pgliteVersion = (): string => {
+export const pgliteVersion = (): string => {
   let dir = path.dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"))
   while (!fs.existsSync(path.join(dir, "package.json"))) dir = path.dirname(dir)
   return (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { readonly version: string }).version
 }
 
+/**
+ * Where the template is and how long to wait for one in the making: build/pglite-template and ten
+ * minutes (a first start waits while the build's maker runs initdb); tests give their own.
+ */
+export interface TemplateOptions {
+  /** the directory holding `pglite` and manifest.json; its makers work in `<dir>.partial-<key>-<pid>` beside it */
+  readonly templateDir?: string
+  readonly waitMs?: number
+  readonly pollMs?: number
+}
+
 /** The build's template database, if it made one for the installed PGlite. */
-export const templateDatabase = (): string | undefined => {
+export const templateDatabase = (templateDir: string = TEMPLATE_DIR): string | undefined => {
   try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(TEMPLATE_DIR, "manifest.json"), "utf8")) as { readonly pglite?: unknown }
+    const manifest = JSON.parse(fs.readFileSync(path.join(templateDir, "manifest.json"), "utf8")) as { readonly pglite?: unknown }
     if (manifest.pglite !== pgliteVersion()) return undefined
-    const dir = path.join(TEMPLATE_DIR, "pglite")
+    const dir = path.join(templateDir, "pglite")
     return fs.existsSync(path.join(dir, "PG_VERSION")) ? dir : undefined
   } catch {
     return undefined
@@ -56,23 +67,27 @@ const isRunning = (pid: number): boolean => {
  * Whether the build is making the template right now: a first `npm start` does not wait for it
  * (scripts/build.mjs `pgliteTemplate`, `build/pglite-template.partial-<key>-<pid>`).
  */
-const templateInTheMaking = (): boolean => {
-  const prefix = `${path.basename(TEMPLATE_DIR)}.partial-`
+const templateInTheMaking = (templateDir: string): boolean => {
+  const prefix = `${path.basename(templateDir)}.partial-`
   try {
-    return fs.readdirSync(path.dirname(TEMPLATE_DIR))
+    return fs.readdirSync(path.dirname(templateDir))
       .some((name) => name.startsWith(prefix) && isRunning(Number(name.slice(prefix.length).split("-")[1])))
   } catch {
     return false
   }
 }
 
-/** The template, waiting (while its maker runs, ten minutes at most) for one the build is still making. */
-const awaitTemplate = async (): Promise<string | undefined> => {
-  const deadline = Date.now() + 600_000
-  let template = templateDatabase()
-  while (template === undefined && templateInTheMaking() && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    template = templateDatabase()
+/**
+ * The template, waiting for one the build is still making while its maker runs (`waitMs` at most,
+ * ten minutes unless told); undefined when there is none, its maker died or the wait ran out.
+ */
+export const awaitTemplate = async (options: TemplateOptions = {}): Promise<string | undefined> => {
+  const { pollMs = 50, templateDir = TEMPLATE_DIR, waitMs = 600_000 } = options
+  const deadline = Date.now() + waitMs
+  let template = templateDatabase(templateDir)
+  while (template === undefined && templateInTheMaking(templateDir) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs))
+    template = templateDatabase(templateDir)
   }
   return template
 }
@@ -200,10 +215,10 @@ export const startEarlyCopy = (env: NodeJS.ProcessEnv = process.env): void => {
  * resolves with whether it did. The copy is renamed into place,
  * so PGlite never finds half a database. On any error: false, and PGlite starts the directory itself.
  */
-export const seedFromTemplate = async (target: string): Promise<boolean> => {
+export const seedFromTemplate = async (target: string, options: TemplateOptions = {}): Promise<boolean> => {
   const started = early?.target === target ? early : undefined
   early = undefined
-  const template = started === undefined && isEmptyDir(target) ? await awaitTemplate() : templateDatabase()
+  const template = started === undefined && isEmptyDir(target) ? await awaitTemplate(options) : templateDatabase(options.templateDir)
   if (template === undefined || !isEmptyDir(target)) {
     // not needed after all: removed once its files are written
     if (started !== undefined && await started.done) remove(started.partial)
