@@ -4,7 +4,7 @@
  * run in parallel on several connections.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { AlertId, Alerts, CustomerId, TransactionId } from "@app/domain"
+import { AlertId, Alerts, CustomerId, StaffId, TransactionId } from "@app/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -93,9 +93,9 @@ layer(Repos, { timeout: "60 seconds" })(`AlertRepoSql (${describeBackend()})`, (
       yield* repo.raise(first)
       yield* repo.raise(newAlert({ dedupKey: first.dedupKey, raisedAt: later(1_000) }))
 
-      expect(yield* repo.acknowledge(first.id, "staff-1", later(2_000))).toBe(true)
-      expect(yield* repo.acknowledge(first.id, "staff-2", later(3_000))).toBe(false)
-      expect(yield* repo.acknowledge(AlertId.make(randomUUID()), "staff-1", later(3_000))).toBe(false)
+      expect(yield* repo.acknowledge(first.id, StaffId.make("staff-1"), later(2_000))).toBe(true)
+      expect(yield* repo.acknowledge(first.id, StaffId.make("staff-2"), later(3_000))).toBe(false)
+      expect(yield* repo.acknowledge(AlertId.make(randomUUID()), StaffId.make("staff-1"), later(3_000))).toBe(false)
       expect(yield* openAmong([first.id])).toEqual([])
 
       const again = newAlert({ dedupKey: first.dedupKey, raisedAt: later(4_000) })
@@ -135,7 +135,7 @@ layer(Repos, { timeout: "60 seconds" })(`AlertRepoSql (${describeBackend()})`, (
       // the newest of all open alerts lead the whole list
       expect((yield* repo.listOpen()).slice(0, 4).map((x) => x.id)).toEqual([a.id, ...sameInstant, b.id])
 
-      expect(yield* repo.acknowledge(b.id, "staff-1", later(base + 5_000))).toBe(true)
+      expect(yield* repo.acknowledge(b.id, StaffId.make("staff-1"), later(base + 5_000))).toBe(true)
       expect((yield* openAmong(ids)).map((x) => x.id)).toEqual([a.id, ...sameInstant])
     }))
 })

@@ -5,7 +5,7 @@ import { AlertRepo, raiseAlert, severityOf, StaffAlert } from "../src/admin/Aler
 import { Ids } from "../src/shared/Ports.js"
 import {inMemory} from "./support/Fixtures.js"
 import {AlertStore, uuidFor} from "./support/InMemory.js"
-import { AlertId, CustomerId, TransactionId } from "../src/shared/Ids.js"
+import { AlertId, CustomerId, StaffId, TransactionId } from "../src/shared/Ids.js"
 
 const CUSTOMER = CustomerId.make("0000000c-0000-4000-8000-00000000000c")
 const TX = TransactionId.make("0000000d-0000-4000-8000-00000000000d")
@@ -88,7 +88,7 @@ describe("Alerts.raiseAlert", () => {
       yield* raiseAlert(reversalRefused(TransactionId.make(uuidFor(101))))
       expect((yield* Alerts.listOpen).map((x) => x.id)).toEqual([a.id, c.id, b.id])
 
-      expect(yield* Alerts.acknowledge(c.id, "staff-1")).toBe(true)
+      expect(yield* Alerts.acknowledge(c.id, StaffId.make("staff-1"))).toBe(true)
       expect((yield* Alerts.listOpen).map((x) => x.id)).toEqual([a.id, b.id])
     })))
 
@@ -96,9 +96,9 @@ describe("Alerts.raiseAlert", () => {
     inMemory(Effect.gen(function*() {
       const first = yield* raiseAlert(reversalRefused())
       yield* TestClock.adjust(Duration.hours(1))
-      expect(yield* Alerts.acknowledge(first.id, "staff-7")).toBe(true)
-      expect(yield* Alerts.acknowledge(first.id, "staff-8")).toBe(false)
-      expect(yield* Alerts.acknowledge(AlertId.make(uuidFor(12345)), "staff-7")).toBe(false)
+      expect(yield* Alerts.acknowledge(first.id, StaffId.make("staff-7"))).toBe(true)
+      expect(yield* Alerts.acknowledge(first.id, StaffId.make("staff-8"))).toBe(false)
+      expect(yield* Alerts.acknowledge(AlertId.make(uuidFor(12345)), StaffId.make("staff-7"))).toBe(false)
       const acknowledged = (yield* AlertStore.all)[0]!
       expect(acknowledged).toMatchObject({ acknowledgedAt: new Date(3_600_000), acknowledgedBy: "staff-7", occurrences: 1 })
       expect(yield* Alerts.listOpen).toEqual([])

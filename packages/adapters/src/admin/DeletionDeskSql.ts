@@ -1,13 +1,13 @@
 /** Deletion records for staff review (`deletion_records`, migrations 0015 and 0020). */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { DeletionDesk, DeletionRecord, type StaffAccess } from "@app/domain"
+import { DeletionDesk, DeletionRecord, type StaffAccess, StaffId } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { DeletionRow } from "../lifecycle/AccountErasureSql.js"
 import { decodeRows, orDieDb } from "../sql/SqlSupport.js"
 
 const ReviewRow = Schema.Struct({
   ...DeletionRow.fields,
-  reviewedBy: Schema.NullOr(Schema.String),
+  reviewedBy: Schema.NullOr(StaffId),
   reviewedAt: Schema.NullOr(Schema.DateFromSelf),
   reviewNote: Schema.NullOr(Schema.String)
 })

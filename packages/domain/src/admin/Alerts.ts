@@ -72,7 +72,7 @@ import { Context, Effect, Schema } from "effect"
 import type { Ids } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { withSpan } from "../shared/Spans.js"
-import { AlertId, CustomerId, newId, TransactionId } from "../shared/Ids.js"
+import { AlertId, CustomerId, newId, StaffId, TransactionId } from "../shared/Ids.js"
 
 export const AlertKind = Schema.Literal(
   "reversal_refused",
@@ -130,7 +130,7 @@ export class StaffAlert extends Schema.Class<StaffAlert>("StaffAlert")({
   lastRaisedAt: Schema.DateFromSelf,
   acknowledgedAt: Schema.NullOr(Schema.DateFromSelf),
   /** the staff member who acknowledged it (their id) */
-  acknowledgedBy: Schema.NullOr(Schema.String)
+  acknowledgedBy: Schema.NullOr(StaffId)
 }) {}
 
 export class AlertRepo extends Context.Tag("domain/AlertRepo")<AlertRepo, {
@@ -144,7 +144,7 @@ export class AlertRepo extends Context.Tag("domain/AlertRepo")<AlertRepo, {
   /** Unacknowledged alerts, most recently raised first (then by id, descending). */
   readonly listOpen: () => Effect.Effect<ReadonlyArray<StaffAlert>>
   /** Marks an open alert acknowledged; false when there is no such alert or it already was. */
-  readonly acknowledge: (id: AlertId, by: string, at: Date) => Effect.Effect<boolean>
+  readonly acknowledge: (id: AlertId, by: StaffId, at: Date) => Effect.Effect<boolean>
 }>() {}
 
 export interface RaiseAlert {
@@ -193,7 +193,7 @@ export const raiseAlert = (input: RaiseAlert): Effect.Effect<StaffAlert, never, 
 export const listOpen = Effect.flatMap(AlertRepo, (repo) => repo.listOpen())
 
 /** Acknowledges an open alert as `by` (a staff id), now; false when it is missing or was already. */
-export const acknowledge = (id: AlertId, by: string) =>
+export const acknowledge = (id: AlertId, by: StaffId) =>
   Effect.gen(function*() {
     const at = yield* now
     return yield* (yield* AlertRepo).acknowledge(id, by, at)

@@ -22,7 +22,7 @@ import { PermissionDenied } from "./StaffErrors.js"
 import type { StaffMember } from "./StaffModel.js"
 import { withSpan } from "../shared/Spans.js"
 import { Failure } from "../shared/Failure.js"
-import { ApprovalId, CustomerId, FreezeId, newId, TransactionId } from "../shared/Ids.js"
+import { ApprovalId, CustomerId, FreezeId, newId, StaffId, TransactionId } from "../shared/Ids.js"
 
 export const ApprovalAction = Schema.Union(
   Schema.TaggedStruct("settings.update", { key: Schema.String, value: Schema.Unknown }),
@@ -49,9 +49,9 @@ export class Approval extends Schema.Class<Approval>("Approval")({
   id: ApprovalId,
   action: ApprovalAction,
   status: ApprovalStatus,
-  requestedBy: Schema.String,
+  requestedBy: StaffId,
   requestedAt: Schema.DateFromSelf,
-  decidedBy: Schema.NullOr(Schema.String),
+  decidedBy: Schema.NullOr(StaffId),
   decidedAt: Schema.NullOr(Schema.DateFromSelf),
   note: Schema.NullOr(Schema.String)
 }) {}
@@ -64,7 +64,7 @@ export class ApprovalRepo extends Context.Tag("domain/ApprovalRepo")<ApprovalRep
     id: ApprovalId,
     from: ApprovalStatus,
     to: ApprovalStatus,
-    by: string | null,
+    by: StaffId | null,
     at: Date | null,
     note: string | null
   ) => Effect.Effect<boolean>
@@ -143,7 +143,7 @@ const file = (actor: StaffMember, action: ApprovalAction) =>
     return { _tag: "Pending", approval } as const
   })
 
-const run = (actor: StaffMember, action: ApprovalAction, requestedBy: string) =>
+const run = (actor: StaffMember, action: ApprovalAction, requestedBy: StaffId) =>
   Effect.gen(function*() {
     if (action._tag === "settings.update") return { setting: yield* AdminSettings.update(actor, action.key, action.value) }
     if (action._tag === "movement.resolve") {

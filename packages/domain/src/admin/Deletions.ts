@@ -17,7 +17,7 @@ export type DeletionStatus = DeletionRecord["status"]
 
 export interface DeletionReview {
   readonly record: DeletionRecord
-  readonly reviewedBy: string | null
+  readonly reviewedBy: StaffId | null
   readonly reviewedAt: Date | null
   readonly reviewNote: string | null
 }

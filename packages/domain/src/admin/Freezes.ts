@@ -58,7 +58,7 @@ export class CustomerFreeze extends Schema.Class<CustomerFreeze>("CustomerFreeze
   requestedAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,
   liftedAt: Schema.NullOr(Schema.DateFromSelf),
-  liftedBy: Schema.NullOr(Schema.String)
+  liftedBy: Schema.NullOr(StaffId)
 }) {}
 
 export class FreezeRepo extends Context.Tag("domain/FreezeRepo")<FreezeRepo, {

@@ -56,7 +56,7 @@ export class MovementResolution extends Schema.Class<MovementResolution>("Moveme
   outcome: ResolutionOutcome,
   note: Schema.String,
   /** who asked (under four-eyes: the first member) */
-  requestedBy: Schema.String,
+  requestedBy: StaffId,
   /** who applied it (under four-eyes: the approver) */
   resolvedBy: Schema.String,
   resolvedAt: Schema.DateFromSelf
@@ -157,7 +157,7 @@ const continueAfter = (t: Transfer) =>
  * POST /admin/transactions/{id}/resolve (run directly, or by the approver under four-eyes, with
  * `requestedBy` the member who asked). See the module notes.
  */
-export const resolve = (actor: StaffMember, input: ResolveInput, requestedBy: string = actor.id) =>
+export const resolve = (actor: StaffMember, input: ResolveInput, requestedBy: StaffId = actor.id) =>
   Effect.gen(function*() {
     const t = yield* checkResolve(actor, input.transactionId)
     const at = yield* now

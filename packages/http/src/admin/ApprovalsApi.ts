@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
   AdminCustomerNotFound, AdminTransactionNotFound, ApprovalId, MovementNotAwaitingOperator, PermissionDenied, SettingNotFound,
-  StaffAccess
+  StaffAccess, StaffId
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
@@ -17,9 +17,9 @@ export const ApprovalView = Schema.Struct({
   id: ApprovalId,
   action: ApprovalAction,
   status: ApprovalStatus,
-  requestedBy: Schema.String,
+  requestedBy: StaffId,
   requestedAt: Schema.String,
-  decidedBy: Schema.NullOr(Schema.String),
+  decidedBy: Schema.NullOr(StaffId),
   decidedAt: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String)
 }).annotations({ examples: [AdminEx.approval] })
