@@ -18,7 +18,8 @@
  *
  * The bank: `packages/sandbox/src/main.ts` (what `npm run sandbox` runs) started as a child process
  * (`node --import tsx`) on a free loopback port, with SANDBOX_LATENCY_MS, its journal in a
- * temporary SANDBOX_DATA_DIR, no webhook, and this service's CORE_BANKING_TOKEN; the service reaches
+ * temporary SANDBOX_DATA_DIR (DURABLE_WRITES=false: not fdatasync'ed per line), no webhook, and
+ * this service's CORE_BANKING_TOKEN; the service reaches
  * it through the real HTTP adapter as CORE_BANKING_URL would. So the 2 cores are split: this process
  * runs the service (job, saga, repositories, and the database when it is PGlite), the child runs the
  * bank. `--bank inprocess` runs the sandbox in this process instead, its bank in memory (as
@@ -255,7 +256,12 @@ const startBank = async (options: { readonly latencyMs: number; readonly token: 
       CORE_BANKING_TOKEN: options.token,
       CORE_BANKING_TIMEOUT_MS: String(options.timeoutMs),
       // --dialect: the bank process speaks the service's dialect
-      SANDBOX_DIALECT: DIALECT
+      SANDBOX_DIALECT: DIALECT,
+      // the bank's journal in the page cache, not fdatasync'ed per line (DURABLE_WRITES, on by default
+      // in `npm run sandbox`): the benchmark measures the service against a bank of the given latency;
+      // six syncs per payout on the disk PostgreSQL commits to doubled the bank's CPU per call and
+      // slowed the service's statements
+      DURABLE_WRITES: "false"
     },
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -335,6 +335,33 @@ layer(Repos(), { timeout: "60 seconds" })(`PlanRepo (${describeBackend()})`, (it
         expect(Option.getOrThrow(yield* repo.findInstalment(p.id, 0))).toEqual(paid)
       }))
 
+    it.effect("linkInstalment releases the plan's payout hold when it links, in the caller's unit of work; not when nothing is linked", () =>
+      Effect.gen(function*() {
+        const repo = yield* PlanRepo
+        const sql = yield* SqlClient.SqlClient
+        const held = (planId: PlanId) =>
+          sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM payout_holds WHERE plan_id = ${planId}`.pipe(
+            Effect.map((rows) => rows[0]!.n === 1)
+          )
+        const customer = yield* newCustomer
+        const p = yield* repo.insert(plan(customer.id))
+        yield* repo.holdForPayout(p.id, at)
+        expect(yield* held(p.id)).toBe(true)
+        // linked, then the unit of work rolls back: link and release undone
+        const uow = yield* UnitOfWork
+        const attempt = instalment(p.id, 0, { transactionId: TransactionId.make(randomUUID()) })
+        const rolledBack = yield* uow.atomically(Effect.zipRight(repo.linkInstalment(attempt), Effect.fail("undo" as const))).pipe(Effect.either)
+        expect(rolledBack).toEqual(Either.left("undo"))
+        expect(yield* held(p.id)).toBe(true)
+        // linked: released
+        expect(Option.isSome(yield* repo.linkInstalment(attempt))).toBe(true)
+        expect(yield* held(p.id)).toBe(false)
+        // held again, and the instalment is not free: nothing linked, the hold stays
+        yield* repo.holdForPayout(p.id, at)
+        expect(yield* repo.linkInstalment(instalment(p.id, 0, { transactionId: TransactionId.make(randomUUID()) }))).toEqual(Option.none())
+        expect(yield* held(p.id)).toBe(true)
+      }))
+
     it.effect("concurrent ensureInstalment calls: one row, both return it", () =>
       Effect.gen(function*() {
         const repo = yield* PlanRepo

@@ -240,14 +240,21 @@ export const PlanRepoSql = Layer.effect(
           )
         }).pipe(orDieDb),
       // one statement: made when missing, taken only while open with no attempt (else nothing written)
+      // the payout hold goes in the same statement (a payout's statements are its CPU): released only
+      // when the instalment was linked, and undone with it when the caller's unit of work rolls back
       linkInstalment: (i) =>
         orDieDb(instalment(sql`
-          INSERT INTO plan_instalments ${sql.insert(instalmentColumns(i))}
-          ON CONFLICT (plan_id, cycle) DO UPDATE SET
-            transaction_id = EXCLUDED.transaction_id, amount_kobo = EXCLUDED.amount_kobo,
-            due_at = EXCLUDED.due_at, updated_at = EXCLUDED.updated_at
-          WHERE plan_instalments.status = 'open' AND plan_instalments.transaction_id IS NULL
-          RETURNING *`)),
+          WITH linked AS (
+            INSERT INTO plan_instalments ${sql.insert(instalmentColumns(i))}
+            ON CONFLICT (plan_id, cycle) DO UPDATE SET
+              transaction_id = EXCLUDED.transaction_id, amount_kobo = EXCLUDED.amount_kobo,
+              due_at = EXCLUDED.due_at, updated_at = EXCLUDED.updated_at
+            WHERE plan_instalments.status = 'open' AND plan_instalments.transaction_id IS NULL
+            RETURNING *
+          ), released AS (
+            DELETE FROM payout_holds WHERE plan_id = ${i.planId} AND EXISTS (SELECT 1 FROM linked)
+          )
+          SELECT * FROM linked`)),
       saveInstalment: (i) =>
         instalment(sql`
           UPDATE plan_instalments SET ${
@@ -293,7 +300,6 @@ export const PlanRepoSql = Layer.effect(
           INSERT INTO payout_holds (plan_id, customer_id, since)
           SELECT id, customer_id, ${at} FROM disbursement_plans WHERE id = ${planId}
           ON CONFLICT (plan_id) DO NOTHING`).pipe(Effect.asVoid),
-      releasePayoutHold: (planId) => orDieDb(sql`DELETE FROM payout_holds WHERE plan_id = ${planId}`).pipe(Effect.asVoid),
       listInstalments: (planId) =>
         orDieDb(instalments(sql`SELECT * FROM plan_instalments WHERE plan_id = ${planId} ORDER BY cycle`)),
       countMovements: (planId, purpose, since) =>

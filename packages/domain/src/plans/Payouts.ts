@@ -138,8 +138,9 @@ const startDuePayout = (planId: PlanId, fees: NipFeeSchedule) =>
     if (source === null) return yield* new NoBankAccount()
     const id = yield* newId(TransactionId)
     // the instalment is linked to the new movement's id first (made, or taken while open with no
-    // attempt, with the current terms): when it is not free, nothing is written and there is no
-    // attempt; when the movement then cannot be stored, the unit of work undoes the link
+    // attempt, with the current terms), which releases the customer's slot held for this payout:
+    // when it is not free, nothing is written and there is no attempt; when the movement then
+    // cannot be stored, the unit of work undoes the link (and the release)
     const linked = yield* repo.linkInstalment(new Instalment({ ...scheduledInstalment(plan, at), transactionId: id }))
     if (Option.isNone(linked)) return Option.none<Started>()
     const instalment = linked.value
@@ -152,8 +153,6 @@ const startDuePayout = (planId: PlanId, fees: NipFeeSchedule) =>
       requestHash: `plan:${plan.id}:${instalment.cycle}`,
       narration: `Plan payout ${plan.nextCycle + 1} of ${plan.cycleCount}`
     }, at, id, source))
-    // started: the customer's slot is no longer held for it
-    yield* repo.releasePayoutHold(plan.id)
     return Option.some<Started>({ transfer, plan, instalment })
   }))
 

@@ -51,7 +51,8 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
    * inserted as given when missing; when stored, open and linked to no attempt, its transactionId,
    * amountKobo, dueAt and updatedAt become the given ones (kind and attempts are kept). The stored
    * instalment then; none when it is stored but not free (paid, or linked to an attempt), and
-   * nothing is written.
+   * nothing is written. A linked instalment's payout has started: the plan's payout hold
+   * (`holdForPayout`), if any, is released in the same step.
    */
   readonly linkInstalment: (instalment: Instalment) => Effect.Effect<Option.Option<Instalment>>
   /** Writes kind, status, attempts, transactionId, amountKobo, dueAt, paidAt, updatedAt. */
@@ -66,11 +67,11 @@ export class PlanRepo extends Context.Tag("domain/PlanRepo")<PlanRepo, {
   readonly markPaidAndSave: (plan: Plan, cycle: number, transactionId: TransactionId, paidAt: Date, now: Date) => Effect.Effect<Option.Option<Plan>>
   /**
    * A due payout goes ahead of its customer's new movements: the payout run found the customer with
-   * a movement in flight, so until the payout starts (`releasePayoutHold`) the customer's new
-   * movements (TransferRepo.create) are refused as in flight while the plan is active and due.
+   * a movement in flight, so until the payout starts (`linkInstalment` releases the hold) the
+   * customer's new movements (TransferRepo.create) are refused as in flight while the plan is active
+   * and due.
    */
   readonly holdForPayout: (planId: PlanId, at: Date) => Effect.Effect<void>
-  readonly releasePayoutHold: (planId: PlanId) => Effect.Effect<void>
   /** The plan's instalments in cycle order. */
   readonly listInstalments: (planId: PlanId) => Effect.Effect<ReadonlyArray<Instalment>>
   /** The plan's movements with this purpose that have not failed, created at or after `since` (all when null). */

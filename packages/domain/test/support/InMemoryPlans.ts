@@ -96,7 +96,6 @@ export const InMemoryPlanRepoLive = Layer.effect(
       release: (id) => Effect.flatMap(get(id), Option.match({ onNone: () => Effect.void, onSome: (p) => put(new PlanClass({ ...p, leaseUntil: null })) })),
       // the hold is enforced by the SQL TransferRepo; in memory it has no effect
       holdForPayout: () => Effect.void,
-      releasePayoutHold: () => Effect.void,
       releaseMany: (ids) =>
         Effect.forEach(ids, (id) => Effect.flatMap(get(id), Option.match({ onNone: () => Effect.void, onSome: (p) => put(new PlanClass({ ...p, leaseUntil: null })) })), { discard: true }),
       markPaidAndSave: (plan, cycle, transactionId, paidAt, now) =>
