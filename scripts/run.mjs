@@ -6,6 +6,8 @@
  * check (scripts/ensure-build.mjs; a needed build is made first, the PGlite template while the
  * runnable loads), then the runnable build/<name>.mjs itself, imported here with source maps on
  * (as `node --enable-source-maps build/<name>.mjs`; its process.argv is that command's).
+ * `npm start` gives node `--wasm-tiering-budget=18000000`: PGlite's WebAssembly is optimised
+ * later, not during the start (docs/decisions/wasm-tiering-at-start.md).
  */
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"

@@ -5,7 +5,7 @@
  * Node's http server. Around every request: security headers, CORS for APP_ORIGINS, the
  * REQUEST_TIMEOUT_MS limit and the MAX_BODY_BYTES limit (edge/ and ErrorMiddleware.ts).
  */
-import { FileSystem, HttpApiBuilder, HttpApiSwagger, type HttpApp, HttpIncomingMessage, HttpMiddleware, HttpRouter } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, type HttpApp, HttpIncomingMessage, HttpMiddleware, HttpRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { AppConfig } from "@app/adapters"
 import { StaffAccess } from "@app/domain"
@@ -19,6 +19,7 @@ import { rejectNulCharacters } from "./edge/NulCharacters.js"
 import { rejectUndecodablePaths } from "./edge/PercentEncoding.js"
 import { withoutUnreceivedSpans } from "@app/adapters/ops/UnreceivedSpans"
 import { ConsoleRoutes } from "./console/ConsoleStatic.js"
+import { DocsRoutes } from "./ops/Docs.js"
 import { HomeRoute } from "./ops/Home.js"
 import { CustomerHandlers } from "./account/Handlers.js"
 import { AuthenticationAllowingSuspendedLive, AuthenticationLive, CookieAuthenticationLive, StaffAuthenticationLive } from "./Authentication.js"
@@ -131,12 +132,12 @@ export const HttpAppWithoutProvider = Layer.unwrapEffect(
       Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(config.maxBodyBytes))))
     )))
 ).pipe(
-  Layer.provide(HttpApiSwagger.layer({ path: "/docs" })),
+  // /docs and /api/v1/openapi.json, made at their first request (ops/Docs.ts)
+  Layer.provide(DocsRoutes),
   // the admin web console's built files at /admin (console/ConsoleStatic.ts)
   Layer.provide(ConsoleRoutes),
   // GET /: links to the docs, the console and the probes (ops/Home.ts)
   Layer.provide(HomeRoute),
-  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })),
   Layer.provide(ErrorEnvelopeMiddleware),
   Layer.provide(ApiLive),
   Layer.provide(StaffBootstrap),

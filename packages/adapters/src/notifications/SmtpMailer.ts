@@ -9,7 +9,6 @@
  */
 import type { OutboundMessage } from "@app/domain"
 import { Effect, Redacted } from "effect"
-import nodemailer from "nodemailer"
 import { getSystemErrorName } from "node:util"
 import { DeliveryFailure, type Transport } from "./Delivery.js"
 
@@ -81,9 +80,13 @@ const mailOf = (from: string, message: OutboundMessage) => ({
     })
 })
 
-/** The SMTP transport, closed with the scope. */
+/**
+ * The SMTP transport, closed with the scope. nodemailer is imported here, when SMTP is configured,
+ * not with the module: a start without SMTP_URL never loads it.
+ */
 export const makeSmtpMailer = (settings: SmtpSettings) =>
   Effect.gen(function*() {
+    const { default: nodemailer } = yield* Effect.promise(() => import("nodemailer"))
     const transporter = yield* Effect.acquireRelease(
       Effect.sync(() => nodemailer.createTransport(transportOptions(settings))),
       (t) => Effect.sync(() => t.close())

@@ -1,0 +1,31 @@
+/**
+ * GET /docs (Swagger UI, @effect/platform's HttpApiSwagger) and GET /api/v1/openapi.json (its
+ * `HttpApiBuilder.middlewareOpenApi`), made at the first request to either, not at start-up. Both
+ * derive the OpenAPI document from the API (`OpenApi.fromApi`: every endpoint's schemas walked,
+ * ~0.1 s of CPU) when their layer is built, which held up every start's first answer. Here their
+ * layers are built, once, into a router of their own at the first request, and the two paths
+ * forward to it: the same answers, from the same library code.
+ */
+import { HttpApi, HttpApiBuilder, HttpApiSwagger } from "@effect/platform"
+import { Context, Effect, Layer } from "effect"
+import { HOME_LINKS } from "./Home.js"
+
+export const DocsRoutes = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const api = yield* HttpApi.Api
+    const scope = yield* Effect.scope
+    // one build: its Router.Live is the one both layers add their routes to (layers are shared within a build)
+    const docs = yield* Effect.cached(
+      Layer.buildWithScope(
+        Layer.merge(
+          HttpApiBuilder.Router.Live,
+          Layer.merge(HttpApiSwagger.layer({ path: HOME_LINKS.docs }), HttpApiBuilder.middlewareOpenApi({ path: HOME_LINKS.openapi }))
+        ).pipe(Layer.provide(Layer.succeed(HttpApi.Api, api))),
+        scope
+      ).pipe(Effect.flatMap((context) => Context.get(context, HttpApiBuilder.Router).router))
+    )
+    const serve = Effect.flatten(docs)
+    yield* router.get(HOME_LINKS.docs, serve)
+    yield* router.get(HOME_LINKS.openapi, serve)
+  })
+)
