@@ -19,7 +19,7 @@
  */
 import { Data, Effect, Redacted, type Scope } from "effect"
 import { EventEmitter } from "node:events"
-import type { Pool } from "undici"
+import { Pool } from "undici"
 
 /** A failure of one attempt that may be retried when the call is safe to repeat. */
 export class Transient extends Data.TaggedError("Transient")<{ readonly detail: string; readonly timedOut?: boolean }> {}
@@ -76,10 +76,7 @@ const transportCode = (cause: unknown): string | undefined => {
 
 /**
  * The sender for `origin` (see `splitBaseUrl`), with the bearer token on every request. Its Pool
- * (keep-alive connections, as many as the calls in flight) is made at the first request and closed
- * with the scope: undici is imported then, not with the module nor when the sender is made, so a
- * start (the provider built before the API listens, the in-process sandbox's too) does not load it
- * (~0.1 s of CPU); the first call waits for it instead.
+ * (keep-alive connections, as many as the calls in flight) is closed with the scope.
  */
 export const makeSender = (
   base: { readonly origin: string; readonly prefix: string },
@@ -87,8 +84,8 @@ export const makeSender = (
 ): Effect.Effect<Send, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.sync(() => lazyPool(base.origin)),
-      (pool) => Effect.promise(() => pool.destroy())
+      Effect.sync(() => new Pool(base.origin)),
+      (pool) => Effect.promise(() => pool.destroy().catch(() => undefined))
     ),
     (pool): Send => {
       const plain = { authorization: `Bearer ${Redacted.value(token)}`, accept: "application/json" }
@@ -109,32 +106,23 @@ export const makeSender = (
             settle(Effect.fail(new Transient({ detail: `no answer within ${timeoutMs} ms`, timedOut: true })))
             abort.fire()
           }, timeoutMs)
-          const send = (undiciPool: Pool) => {
-            // timed out or interrupted while undici loaded: nothing to send
-            if (settled) return
-            undiciPool.request({
-              path: base.prefix + request.path,
-              method: request.method,
-              headers: request.body === undefined ? plain : json,
-              body: request.body ?? null,
-              signal: abort
-            }).then(
-              (response) =>
-                response.body.text().then(
-                  (text) => settle(Effect.succeed({ status: response.statusCode, text })),
-                  () => settle(Effect.fail(new Transient({ detail: "the answer could not be read" })))
-                ),
-              (error: unknown) => {
-                const code = transportCode(error)
-                settle(Effect.fail(new Transient({ detail: `connection failed${code === undefined ? "" : ` (${code})`}` })))
-              }
-            )
-          }
-          const ready = pool.current()
-          if (ready !== undefined) send(ready)
-          else {
-            pool.get().then(send, () => settle(Effect.fail(new Transient({ detail: "undici could not be loaded" }))))
-          }
+          pool.request({
+            path: base.prefix + request.path,
+            method: request.method,
+            headers: request.body === undefined ? plain : json,
+            body: request.body ?? null,
+            signal: abort
+          }).then(
+            (response) =>
+              response.body.text().then(
+                (text) => settle(Effect.succeed({ status: response.statusCode, text })),
+                () => settle(Effect.fail(new Transient({ detail: "the answer could not be read" })))
+              ),
+            (error: unknown) => {
+              const code = transportCode(error)
+              settle(Effect.fail(new Transient({ detail: `connection failed${code === undefined ? "" : ` (${code})`}` })))
+            }
+          )
           // interrupted: the request is abandoned and its connection closed
           return Effect.sync(() => {
             settled = true
@@ -144,23 +132,3 @@ export const makeSender = (
         })
     }
   )
-
-/**
- * undici's Pool for `origin`, made (and undici imported) at the first `get`; `current` is it once
- * made (a call then sends without waiting a turn). `destroy` closes it if it was made.
- */
-const lazyPool = (origin: string) => {
-  let made: Pool | undefined
-  let making: Promise<Pool> | undefined
-  const get = (): Promise<Pool> =>
-    making ??= import("undici").then((undici) => {
-      made = new undici.Pool(origin)
-      return made
-    })
-  return {
-    current: (): Pool | undefined => made,
-    get,
-    destroy: (): Promise<void> =>
-      making === undefined ? Promise.resolve() : making.then((pool) => pool.destroy()).catch(() => undefined)
-  }
-}
