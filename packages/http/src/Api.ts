@@ -29,6 +29,8 @@ import { RequestTimedOut } from "./edge/Errors.js"
 import { InternalError, ValidationError } from "./shared/ApiErrors.js"
 import { errors } from "./shared/Envelope.js"
 import { documentFailures } from "./shared/OpenApiDoc.js"
+import { describeOperations } from "./shared/Reference.js"
+import { apiReference } from "./ApiReference.js"
 import { Authentication } from "./shared/Security.js"
 import { SpendingsApi } from "./spending/Api.js"
 import { TransactionsApi } from "./transactions/Api.js"
@@ -69,7 +71,7 @@ export class Api extends HttpApi.make("kobo-plans")
   .addError(errors(ValidationError, InternalError, RequestTimedOut))
   .annotate(OpenApi.Title, "Custodial savings and scheduled disbursement service")
   .annotate(OpenApi.Version, "1.0.0")
-  .annotate(OpenApi.Transform, documentFailures)
+  .annotate(OpenApi.Transform, (spec) => documentFailures(describeOperations(apiReference)(spec)))
   .annotate(
     OpenApi.Description,
     "Every response uses the envelope `{apiObject, code, status, message, result}`. Every failure also " +

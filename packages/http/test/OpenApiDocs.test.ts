@@ -9,6 +9,8 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { Either, Option, Schema, SchemaAST as AST } from "effect"
 import { describe, expect, it } from "vitest"
 import { Api } from "../src/Api.js"
+import { referenceIds } from "../src/ApiReference.js"
+import { parseReference } from "../src/shared/Reference.js"
 import { ERROR_CODES_TAG } from "../src/shared/OpenApiDoc.js"
 
 const doc: any = OpenApi.fromApi(Api)
@@ -108,6 +110,28 @@ describe("the docs page", () => {
     // a summary is a short line, not the description again
     const long = all.filter(({ operation }) => operation.summary.length > 80 || operation.summary === operation.description)
     expect(long.map(({ where }) => where)).toEqual([])
+  })
+
+  it("has one section of the API reference for each operation, and none for an operation that does not exist", () => {
+    const ids = operations().map(({ operation }) => operation.operationId).sort()
+    expect([...referenceIds].sort()).toEqual(ids)
+  })
+
+  it("reads a reference section: the heading names the operation, the first line is the summary, paragraphs are kept", () => {
+    const texts = parseReference(`
+## plans.create
+Create a disbursement plan
+
+Customer (bearer). One plan
+at a time.
+
+409 PLAN_EXISTS.
+`)
+    expect([...texts]).toEqual([["plans.create", {
+      summary: "Create a disbursement plan",
+      description: "Customer (bearer). One plan at a time.\n\n409 PLAN_EXISTS."
+    }]])
+    expect(() => parseReference("## a.b\nOne\n\n## a.b\nTwo\n")).toThrow(/two sections for a.b/)
   })
 
   it("keeps the error catalogue as the last section", () => {

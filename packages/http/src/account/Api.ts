@@ -12,13 +12,6 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.get("me", "/me")
       .addSuccess(success("Customer", CustomerProfile))
-      .annotate(OpenApi.Summary, "Get the signed-in customer's profile")
-      .annotate(
-        OpenApi.Description,
-        "Customer (bearer). The account and customer fields (never a hash), the referral code, hasPin, the " +
-          "notification settings and the plan; once the bank account exists also coreAccountNumber, pndActive and the " +
-          "live balance in kobo, as a number under both names the spec uses (balance and balanceKobo)."
-      )
   )
   .add(bankAccountEndpoints.createAccount)
   .add(bankAccountEndpoints.createBankAccount)
@@ -34,8 +27,6 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       // not a code it answers: documented because the plans contract test (test/Plans.test.ts,
       // "OpenAPI") requires 404 on this endpoint, the plan edit's OTP request
       .addError(errors(PlanNotFound))
-      .annotate(OpenApi.Summary, "Request a code for an OTP-gated action (other path)")
-      .annotate(OpenApi.Description, "Alias of POST /api/v1/auth/otp/request: a code for an OTP-gated action, emailed; returns its pinId.")
   )
   .middleware(Authentication)
   .prefix("/api/v1/customers")

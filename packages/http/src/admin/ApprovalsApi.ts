@@ -54,12 +54,6 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
       .setUrlParams(ApprovalQuery)
       .addSuccess(success("Admin", PageView(ApprovalView)))
       .addError(errors(PermissionDenied))
-      .annotate(OpenApi.Summary, "List four-eyes requests")
-      .annotate(
-        OpenApi.Description,
-        "Four-eyes requests (settings changes, unfreezes, movement resolutions) newest first, optionally of one status; a " +
-          "member sees the kinds their role may decide (settings:write, customers:unfreeze, transactions:resolve)."
-      )
   )
   .add(
     HttpApiEndpoint.post("approve")`/${ApprovalIdParam}/approve`
@@ -70,13 +64,6 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
         StaffAccess.Freezes.ProviderUnfreezeFailed, StaffAccess.Approvals.ApprovalDecided,
         StaffAccess.Approvals.ApprovalNotFound, StaffAccess.Approvals.OwnApproval
       ))
-      .annotate(OpenApi.Summary, "Approve a four-eyes request")
-      .annotate(
-        OpenApi.Description,
-        "A second member holding the action's permission approves: the change is applied under their name (the audit names " +
-          "both) and `result` is what the direct call would have answered. The requester gets 403 OWN_APPROVAL; a decided " +
-          "request 409. If the action fails (e.g. the customer was unfrozen meanwhile) the request stays pending."
-      )
   )
   .add(
     HttpApiEndpoint.post("reject")`/${ApprovalIdParam}/reject`
@@ -88,8 +75,6 @@ export class AdminApprovalsApi extends HttpApiGroup.make("adminApprovals")
         StaffAccess.Approvals.ApprovalDecided, StaffAccess.Approvals.ApprovalNotFound,
         StaffAccess.Approvals.OwnApproval
       ))
-      .annotate(OpenApi.Summary, "Reject a four-eyes request")
-      .annotate(OpenApi.Description, "A second member rejects the request, with an optional note; nothing is applied.")
   )
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin/approvals")

@@ -27,15 +27,6 @@ export class AdminAttentionApi extends HttpApiGroup.make("adminAttention")
   .add(
     HttpApiEndpoint.get("attention", "/attention")
       .addSuccess(success("Admin", AttentionView))
-      .annotate(OpenApi.Summary, "Get what waits on staff")
-      .annotate(
-        OpenApi.Description,
-        "What waits on staff, each kind with its count and first 5 rows: open `alerts` (alerts:read); `approvals` " +
-          "pending of the kinds the role may decide; `movements` (transactions:read) awaiting an operator (resolve " +
-          "movement) first, then those pending past reconciliation's requery window (about 95 minutes), oldest first; " +
-          "`tickets` waiting on staff (status open; support:read). A kind the role may not see is null. Customers and " +
-          "staff are named beside their ids."
-      )
   )
   .middleware(StaffAuthentication)
   .prefix("/api/v1/admin")

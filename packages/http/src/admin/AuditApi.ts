@@ -61,18 +61,10 @@ export class AdminAuditApi extends HttpApiGroup.make("adminAudit")
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(AuditQuery)
       .addSuccess(success("Admin", PageView(AuditEntryView)))
-      .annotate(OpenApi.Summary, "Search the audit log")
-      .annotate(OpenApi.Description, "The audit log, newest first, filtered by actor, action, target and day (audit:read).")
   )
   .add(
     HttpApiEndpoint.post("verify", "/verify")
       .addSuccess(success("Admin", VerifyView))
-      .annotate(OpenApi.Summary, "Verify the audit log's hash chain")
-      .annotate(
-        OpenApi.Description,
-        "Walks the hash chain from the first row (audit:verify): ok with the row count and last hash, or the first row " +
-          "(brokenAt) whose content or link does not match."
-      )
   )
   // every endpoint here checks a permission of the member's role
   .addError(errors(PermissionDenied))

@@ -50,8 +50,6 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(Body({ status: Schema.optionalWith(Status, { exact: true, default: () => "pending_review" as const }), ...pageFields }))
       .addSuccess(success("Admin", PageView(DeletionView)))
-      .annotate(OpenApi.Summary, "List account deletions")
-      .annotate(OpenApi.Description, "Account deletions with what was tied to each customer, newest first; pending_review by default (deletions:read).")
   )
   .add(
     HttpApiEndpoint.post("review")`/${DeletionIdParam}/review`
@@ -60,8 +58,6 @@ export class AdminDeletionsApi extends HttpApiGroup.make("adminDeletions")
       }).annotations({ examples: [{ note: "Balance was swept to GTBank before deletion; KYC record kept until 2031-11-28." }] })))
       .addSuccess(success("Admin", DeletionView.annotations({ examples: [AdminEx.deletionReviewed] }), { message: "Deletion reviewed." }))
       .addError(errors(DeletionNotFound, DeletionAlreadyReviewed))
-      .annotate(OpenApi.Summary, "Mark a deletion reviewed")
-      .annotate(OpenApi.Description, "Marks a deletion reviewed, with an optional note; once (409 after). Audited (deletions:review).")
   )
   // every endpoint here checks a permission of the member's role
   .addError(errors(PermissionDenied))

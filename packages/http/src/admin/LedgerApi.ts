@@ -107,24 +107,11 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
     HttpApiEndpoint.get("search", "/transactions")
       .setUrlParams(SearchQuery)
       .addSuccess(success("Admin", PageView(LedgerEntryView)))
-      .annotate(OpenApi.Summary, "Search every customer's transactions")
-      .annotate(
-        OpenApi.Description,
-        "Every customer's transactions, newest first: by id, reference (ours or the provider's), customer, status, " +
-          "purpose, UTC days (from/to inclusive) and amount range (transactions:read)."
-      )
   )
   .add(
     HttpApiEndpoint.post("requery")`/transactions/${TransactionIdParam}/requery`
       .addSuccess(success("Admin", RequeryView))
       .addError(errors(AdminTransactionNotFound))
-      .annotate(OpenApi.Summary, "Ask the bank for a transaction's status")
-      .annotate(
-        OpenApi.Description,
-        "Asks the provider about the transaction's debit and transfer references and answers its statuses beside ours " +
-          "(successful, failed, pending, reversed, not_found; unreachable or refused when it gave none). Read-only: " +
-          "nothing changes; reconciliation acts on answers. Audited (transactions:requery)."
-      )
   )
   .add(
     HttpApiEndpoint.post("resolve")`/transactions/${TransactionIdParam}/resolve`
@@ -132,43 +119,21 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
       .addSuccess(success("Admin", ResolutionView, { message: "Movement resolved." }))
       .addSuccess(pendingApproval("Resolution filed for a second member's approval."))
       .addError(errors(AdminTransactionNotFound, MovementNotAwaitingOperator))
-      .annotate(OpenApi.Summary, "Resolve a movement awaiting an operator")
-      .annotate(
-        OpenApi.Description,
-        "transactions:resolve. Records what staff established with the bank about a movement parked after the bank " +
-          "refused its reversal (reversal_refused alert): `credited_back` (the customer's money was given back by hand: " +
-          "the movement fails) or `delivered` (the bank confirmed the transfer: the movement is confirmed), with a note. " +
-          "Nothing moves at the bank. The plan payout, closure or deletion waiting on it then goes on at once. 409 " +
-          "MOVEMENT_NOT_AWAITING_OPERATOR for a movement the saga still drives, one already final or resolved, or a " +
-          "deposit. Audited. Under ADMIN_FOUR_EYES=true: 202 with the pending approval, applied when a second member approves it."
-      )
   )
   .add(
     HttpApiEndpoint.get("disbursements", "/disbursements")
       .setUrlParams(Body({ status: opt(Status), ...pageFields }))
       .addSuccess(success("Admin", PageView(LedgerEntryView)))
-      .annotate(OpenApi.Summary, "List plan payouts")
-      .annotate(OpenApi.Description, "Every plan payout (purpose disbursement), newest first, optionally by status (disbursements:read).")
   )
   .add(
     HttpApiEndpoint.get("failedJobs", "/jobs/failed")
       .setUrlParams(Body(pageFields))
       .addSuccess(success("Admin", PageView(LedgerEntryView)))
-      .annotate(OpenApi.Summary, "List failed payouts")
-      .annotate(OpenApi.Description, "Payouts that failed after their retries, newest first (jobs:read).")
   )
   .add(
     HttpApiEndpoint.post("retryFailedJob")`/jobs/failed/${TransactionIdParam}/retry`
       .addSuccess(success("Admin", RetryView))
       .addError(errors(AdminTransactionNotFound, StaffAccess.JobRetryRefused))
-      .annotate(OpenApi.Summary, "Retry a failed payout")
-      .annotate(
-        OpenApi.Description,
-        "Makes the plan of a failed payout due now (a paused plan resumes with its attempts reset), so the next " +
-          "due-payout run pays it through the saga: nothing moves here. 409 JOB_RETRY_REFUSED when it is not a failed " +
-          "plan payout, the instalment was since paid or is being paid, or the plan or customer cannot be paid. " +
-          "Audited (jobs:retry)."
-      )
   )
   // every endpoint here checks a permission of the member's role
   .addError(errors(PermissionDenied))

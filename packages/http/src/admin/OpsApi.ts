@@ -54,8 +54,6 @@ export class AdminOpsApi extends HttpApiGroup.make("adminOps")
   .add(
     HttpApiEndpoint.get("listSettings", "/settings")
       .addSuccess(success("Admin", Schema.Array(SettingView)))
-      .annotate(OpenApi.Summary, "List app settings")
-      .annotate(OpenApi.Description, "Every app setting with its current value, default and meaning (settings:read).")
   )
   .add(
     HttpApiEndpoint.patch("updateSetting")`/settings/${SettingKey}`
@@ -63,26 +61,15 @@ export class AdminOpsApi extends HttpApiGroup.make("adminOps")
       .addSuccess(success("Admin", SettingView, { message: "Setting updated." }))
       .addSuccess(pendingApproval("Change filed for a second member's approval."))
       .addError(errors(SettingNotFound))
-      .annotate(OpenApi.Summary, "Change an app setting")
-      .annotate(
-        OpenApi.Description,
-        "Superadmin only (settings:write). The value must fit the key's schema (kobo as integers or decimal strings): an " +
-          "invalid one is a 400 naming `value` and the old value stays. Audited with before and after. Under " +
-          "ADMIN_FOUR_EYES=true: 202 with the pending approval, applied when another superadmin approves it."
-      )
   )
   .add(
     HttpApiEndpoint.get("listAlerts", "/alerts")
       .addSuccess(success("Admin", Schema.Array(AlertView)))
-      .annotate(OpenApi.Summary, "List open staff alerts")
-      .annotate(OpenApi.Description, "Open staff alerts (reversal refused, PIN freeze, failed deletion, retries exhausted…), newest first.")
   )
   .add(
     HttpApiEndpoint.post("acknowledgeAlert")`/alerts/${AlertIdParam}/acknowledge`
       .addSuccess(success("Admin", NoData, { message: "Alert acknowledged." }))
       .addError(errors(AlertNotFound))
-      .annotate(OpenApi.Summary, "Acknowledge a staff alert")
-      .annotate(OpenApi.Description, "Marks an open alert dealt with by the signed-in member (alerts:ack); 404 when none is open with that id.")
   )
   // every endpoint here checks a permission of the member's role
   .addError(errors(PermissionDenied))

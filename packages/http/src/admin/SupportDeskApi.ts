@@ -96,19 +96,11 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
     HttpApiEndpoint.get("queue", "/tickets")
       .setUrlParams(QueueQuery)
       .addSuccess(success("Admin", PageView(StaffTicketView)))
-      .annotate(OpenApi.Summary, "List the support queue")
-      .annotate(OpenApi.Description, "Tickets newest activity first, by status, category, assignee (a staff id or none) and customer (support:read).")
   )
   .add(
     HttpApiEndpoint.get("ticket")`/tickets/${TicketIdParam}`
       .addSuccess(success("Admin", StaffTicketDetailView))
       .addError(errors(TicketNotFound))
-      .annotate(OpenApi.Summary, "Get a ticket with its internal notes")
-      .annotate(
-        OpenApi.Description,
-        "Staff (support:read). The ticket, its conversation with who wrote each message, and the internal notes " +
-          "customers never see. 404 TICKET_NOT_FOUND."
-      )
   )
   .add(
     HttpApiEndpoint.post("reply")`/tickets/${TicketIdParam}/messages`
@@ -117,8 +109,6 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
       }))
       .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }).annotations({ examples: [AdminEx.staffReply] }), { status: 201, message: "Reply sent." }))
       .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
-      .annotate(OpenApi.Summary, "Reply to a customer's ticket")
-      .annotate(OpenApi.Description, "A reply the customer sees (and is emailed); the ticket then awaits the customer. 409 on a closed ticket.")
   )
   .add(
     HttpApiEndpoint.post("note")`/tickets/${TicketIdParam}/notes`
@@ -127,8 +117,6 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
       }))
       .addSuccess(success("Admin", NoteView, { status: 201, message: "Note added." }))
       .addError(errors(StaffNotFound, TicketNotFound))
-      .annotate(OpenApi.Summary, "Add an internal note to a ticket")
-      .annotate(OpenApi.Description, "An internal note: staff only; it changes nothing a customer can see, not even updatedAt.")
   )
   .add(
     HttpApiEndpoint.post("assign")`/tickets/${TicketIdParam}/assign`
@@ -138,26 +126,16 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
       )
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket assigned." }))
       .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
-      .annotate(OpenApi.Summary, "Assign a ticket")
-      .annotate(
-        OpenApi.Description,
-        "Staff (support:assign). Assigns the ticket to a staff member (staffId), or unassigns it (null); audited. " +
-          "404 TICKET_NOT_FOUND or STAFF_NOT_FOUND; 409 TICKET_CLOSED on a closed ticket."
-      )
   )
   .add(
     HttpApiEndpoint.post("resolve")`/tickets/${TicketIdParam}/resolve`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket resolved." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
-      .annotate(OpenApi.Summary, "Resolve a ticket")
-      .annotate(OpenApi.Description, "Resolved: a customer reply reopens it.")
   )
   .add(
     HttpApiEndpoint.post("close")`/tickets/${TicketIdParam}/close`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket closed." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
-      .annotate(OpenApi.Summary, "Close a ticket")
-      .annotate(OpenApi.Description, "Closed for good: replies are refused (409 TICKET_CLOSED).")
   )
   // every endpoint here checks a permission of the member's role
   .addError(errors(PermissionDenied))

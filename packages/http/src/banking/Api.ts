@@ -52,13 +52,6 @@ export class KycApi extends HttpApiGroup.make("kyc")
         ...BankFailures, BvnAlreadyVerified, BvnNotFound, BvnDateOfBirthMismatch, BvnNameMismatch, BvnTaken,
         PhoneTaken, TooManyAttempts, AccountNotFound
       ))
-      .annotate(OpenApi.Summary, "Verify the customer's BVN")
-      .annotate(
-        OpenApi.Description,
-        "The registry's date of birth and first and last name (any case, spacing, accents or order) must match; the profile " +
-          "takes the registry's names. 400 BVN not found, date of birth or name mismatch, BVN held by another account (said only " +
-          "once everything else matched), already verified. 429 after 3 failed verifications within 24 hours (Retry-After)."
-      )
   )
   .prefix("/api/v1/auth")
   .annotate(OpenApi.Title, "KYC")
@@ -73,41 +66,16 @@ const readingFailures = errors(...BankFailures, AccountNotFound, NoBankAccount)
 export const bankAccountEndpoints = {
   createAccount: HttpApiEndpoint.post("createAccount", "/create-account")
     .addSuccess(success("Customer", CreatedAccount, { status: 201, message: "Bank account created." }))
-    .addError(openingFailures)
-    .annotate(OpenApi.Summary, "Open the customer's bank account")
-    .annotate(
-      OpenApi.Description,
-      "Customer (bearer), once the email and the BVN are verified. Opens the account at the core banking provider " +
-        "and makes the customer active; withdrawals stay blocked (PND) until the first deposit is confirmed. Safe to " +
-        "retry after a failure: the same customer always opens the same account. 400 BANK_ACCOUNT_EXISTS " +
-        "(error.accountNumber), CUSTOMER_NOT_VERIFIED, BVN_NOT_VERIFIED."
-    ),
+    .addError(openingFailures),
   createBankAccount: HttpApiEndpoint.post("createBankAccount", "/create-bank-account")
     .addSuccess(success("Customer", CreatedAccount, { status: 201, message: "Bank account created." }))
-    .addError(openingFailures)
-    .annotate(OpenApi.Summary, "Open the customer's bank account (other path)")
-    .annotate(
-      OpenApi.Description,
-      "The spec's other path of POST /api/v1/customers/create-account: the same operation, rules and answer."
-    ),
+    .addError(openingFailures),
   balance: HttpApiEndpoint.get("balance", "/balance")
     .addSuccess(success("Customer", BalanceView))
-    .addError(readingFailures)
-    .annotate(OpenApi.Summary, "Get the live balance")
-    .annotate(
-      OpenApi.Description,
-      "Customer (bearer). The balance at the core banking provider, balanceKobo as a number of kobo. A live poll: " +
-        "cache it. 400 NO_BANK_ACCOUNT before the bank account exists."
-    ),
+    .addError(readingFailures),
   providerTransactions: HttpApiEndpoint.get("providerTransactions", "/transactions")
     .addSuccess(success("Customer", Schema.Array(ProviderTransactionView)))
     .addError(readingFailures)
-    .annotate(OpenApi.Summary, "List the bank's own transaction records")
-    .annotate(
-      OpenApi.Description,
-      "Customer (bearer). The account's transactions as the core banking provider reports them (not the service's " +
-        "Transaction rows: see GET /api/v1/transactions), amounts as decimal strings of kobo. 400 NO_BANK_ACCOUNT."
-    )
 }
 
 export const TEST_DEPOSIT_DEFAULT_KOBO = 5_000_000n
@@ -118,13 +86,6 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
     HttpApiEndpoint.post("sync", "/deposit/sync")
       .addSuccess(success("Transaction", BalanceView, { message: "Deposits synced." }))
       .addError(errors(...BankFailures, AccountNotFound, NoBankAccount))
-      .annotate(OpenApi.Summary, "Sync deposits from the bank")
-      .annotate(
-        OpenApi.Description,
-        "Customer (bearer). Records the inbound transfers the provider has posted to the customer's account and " +
-          "answers the live balance (balanceKobo). The first confirmed deposit allows withdrawals from then on and " +
-          "makes a referral successful. 400 NO_BANK_ACCOUNT."
-      )
   )
   .add(
     HttpApiEndpoint.post("testDeposit", "/deposit/test")
@@ -138,25 +99,11 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
       }).annotations({ examples: [{ amountKobo: TEST_DEPOSIT_DEFAULT_KOBO }] })))
       .addSuccess(success("Transaction", BalanceView, { message: "Test deposit credited." }))
       .addError(errors(...BankFailures, AccountNotFound, NoBankAccount, TestDepositsDisabled))
-      .annotate(OpenApi.Summary, "Credit a test deposit")
-      .annotate(
-        OpenApi.Description,
-        "Customer (bearer); not in production (403 TEST_DEPOSITS_DISABLED). Credits the customer's account with " +
-          "amountKobo (default 5000000, at most 10000000; no body means the default) and answers the updated " +
-          "balanceKobo. 400 NO_BANK_ACCOUNT."
-      )
   )
   .add(
     HttpApiEndpoint.get("depositFee", "/deposit/fee")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_QUOTE_KOBO) }))
       .addSuccess(success("Transaction", FeeQuote))
-      .annotate(OpenApi.Summary, "Quote the fee of a deposit")
-      .annotate(
-        OpenApi.Description,
-        "Customer (bearer). An estimate of what the customer's own bank may charge to fund the wallet with " +
-          "amountKobo: {totalKobo, feeKobo, vatKobo, amountKobo} as decimal strings of kobo. The service charges " +
-          "nothing. 400 missing or invalid amountKobo."
-      )
   )
   .prefix("/api/v1/transactions")
   .annotate(OpenApi.Title, "Deposits")
@@ -168,14 +115,6 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setPayload(Schema.Unknown)
       .addSuccess(success("Webhook", NoData, { message: "Acknowledged." }))
       .addError(errors(WebhookUnauthorized))
-      .annotate(OpenApi.Summary, "Notify a posted transaction (core banking provider)")
-      .annotate(
-        OpenApi.Description,
-        "Called by the core banking provider, authenticated by its static shared-secret header, not a customer " +
-          "token (401 WEBHOOK_UNAUTHORIZED when it is missing or wrong). Acknowledged with 200 at once; the " +
-          "customer's deposits are then synced in the background. The body is the provider's notification, taken as " +
-          "it comes."
-      )
   )
   .prefix("/api/v1/webhooks")
   .annotate(OpenApi.Title, "Webhooks")
@@ -186,12 +125,6 @@ export class BanksApi extends HttpApiGroup.make("banks")
     HttpApiEndpoint.get("list", "/banks")
       .addSuccess(success("Bank", Schema.Array(BankView)))
       .addError(errors(...BankFailures))
-      .annotate(OpenApi.Summary, "List the banks")
-      .annotate(
-        OpenApi.Description,
-        "Public. The banks money can be sent to, as bankCode (e.g. \"058\") and bankName, from the core banking provider's " +
-          "list, cached 24 hours."
-      )
   )
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "Banks")

@@ -20,12 +20,6 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       .setPayload(SettingsPatch)
       .addSuccess(success("Customer", NotificationSettingsView, { message: "Notification settings updated." }))
       .addError(errors(AccountNotFound))
-      .annotate(OpenApi.Summary, "Change notification preferences")
-      .annotate(
-        OpenApi.Description,
-        "Turns optional messages (reports, marketing, referral news) on or off per channel. One-time codes and " +
-          "statements about the customer's money are always sent."
-      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/customers")

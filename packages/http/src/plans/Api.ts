@@ -92,12 +92,6 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.get("quote", "/plan/quote")
       .setUrlParams(Body({ amountKobo: KoboQuery("amountKobo", MAX_KOBO) }))
       .addSuccess(success("Disbursement", PlanQuoteView))
-      .annotate(OpenApi.Summary, "Quote the fees of a plan payout")
-      .annotate(
-        OpenApi.Description,
-        "Fees of a payout of amountKobo: depositFee estimates what the customer's bank may charge to fund the wallet " +
-          "(not charged by us); disbursementFee is the NIP fee with VAT debited on top of each payout. 400 missing or invalid amountKobo."
-      )
   )
   .add(
     HttpApiEndpoint.post("upsert", "/plan")
@@ -107,15 +101,6 @@ export class PlansApi extends HttpApiGroup.make("plans")
         ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
         AccountNotActive, PayoutInProgress, TooManyAttempts
       ))
-      .annotate(OpenApi.Summary, "Create or edit the disbursement plan")
-      .annotate(
-        OpenApi.Description,
-        "Creates the plan, or edits the open one. It is active once the wallet covers the pot. Changing the open plan's " +
-          "withdrawal account (number or bank) needs otpPinId and otpCode, as PATCH does. 400 'Validation error' " +
-          "(fieldErrors; otpPinId/otpCode when a changed withdrawal account comes without them), account not found at the " +
-          "bank, no bank account, a payout in progress. 401 OTP invalid or expired. 429 LOOKUP_THROTTLED: the withdrawal " +
-          "account's name enquiry counts against the customer's look-up budget (NAME_ENQUIRY_MAX_PER_HOUR)."
-      )
   )
   .add(
     HttpApiEndpoint.patch("patch", "/plan")
@@ -125,39 +110,21 @@ export class PlansApi extends HttpApiGroup.make("plans")
         ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
         AccountNotActive, PayoutInProgress, TooManyAttempts, PlanNotFound
       ))
-      .annotate(OpenApi.Summary, "Edit the disbursement plan with a code")
-      .annotate(
-        OpenApi.Description,
-        "Edits the plan behind the OTP gate (a code from POST /auth/otp/request or /customers/otp/request). " +
-          "totalAmountKobo and durationDays are the whole plan's, instalments already paid included: the rest of the pot " +
-          "is paid over the cycles left, and fundingNeededKobo says what the wallet lacks for it. " +
-          "400 validation (also a pot below what is paid, or no cycle left after those paid); 401 OTP invalid or expired; 404 no plan; " +
-          "429 LOOKUP_THROTTLED (the withdrawal account's name enquiry counts against the customer's look-up budget)."
-      )
   )
   .add(
     HttpApiEndpoint.get("get", "/plan")
       .addSuccess(success("Disbursement", PlanView))
       .addError(errors(AccountNotFound, PlanNotFound))
-      .annotate(OpenApi.Summary, "Get the disbursement plan")
-      .annotate(OpenApi.Description, "The customer's plan. 404 'No disbursement plan found'.")
   )
   .add(
     HttpApiEndpoint.get("history", "/history")
       .addSuccess(success("Disbursement", Schema.Array(TransactionView)))
       .addError(errors(AccountNotFound))
-      .annotate(OpenApi.Summary, "List the plan's payouts")
-      .annotate(OpenApi.Description, "The plan's payouts (scheduled and Borrow), Transaction rows with purpose disbursement, newest first.")
   )
   .add(
     HttpApiEndpoint.get("borrowQuote", "/plan/borrow/quote")
       .addSuccess(success("Disbursement", BorrowQuoteView))
       .addError(errors(AccountNotFound, PlanNotFound))
-      .annotate(OpenApi.Summary, "Check whether Borrow is available")
-      .annotate(
-        OpenApi.Description,
-        "Whether the next period's payout can be had now, and how much; reason says why not. 404 without a plan."
-      )
   )
   .add(
     HttpApiEndpoint.post("borrow", "/plan/borrow")
@@ -167,23 +134,11 @@ export class PlansApi extends HttpApiGroup.make("plans")
         AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive, PlanNotFound,
         MovementInFlight, WithdrawalsNotAllowed, BorrowNotEligible
       ))
-      .annotate(OpenApi.Summary, "Borrow the next period's payout now")
-      .annotate(
-        OpenApi.Description,
-        "Pays the next period's instalment now (status confirmed or pending). A repeated idempotencyKey returns the " +
-          "original movement. 400 not eligible (reason) or transfer failure; 404 no plan; 409 key reused for another request."
-      )
   )
   .add(
     HttpApiEndpoint.get("extraCashQuote", "/plan/extra-cash/quote")
       .addSuccess(success("Disbursement", ExtraCashQuoteView))
       .addError(errors(...BankFailures, AccountNotFound, PlanNotActive))
-      .annotate(OpenApi.Summary, "Quote the Extra Cash available")
-      .annotate(
-        OpenApi.Description,
-        "The wallet balance, what the plan's remaining payouts and their NIP fees reserve, the largest Extra Cash " +
-          "withdrawal (its 4% fee and NIP fee included) and the caps used. 400 'No active disbursement plan'."
-      )
   )
   .add(
     HttpApiEndpoint.post("extraCash", "/plan/extra-cash")
@@ -196,12 +151,6 @@ export class PlansApi extends HttpApiGroup.make("plans")
         ...BankFailures, AccountNotFound, NoBankAccount, IdempotencyConflict, TransferFailed, AccountNotActive,
         MovementInFlight, WithdrawalsNotAllowed, PlanNotActive, ExtraCashNotAllowed
       ))
-      .annotate(OpenApi.Summary, "Withdraw Extra Cash")
-      .annotate(
-        OpenApi.Description,
-        "Withdraws unused vault balance to the plan's withdrawal account; the fees are debited on top. 400 validation, " +
-          "above the maximum, a cap reached, no active plan or transfer failure; 409 key reused for another request."
-      )
   )
   // Documented on every plan endpoint, as the plans contract test (test/Plans.test.ts, "OpenAPI")
   // requires, though quote, upsert, history and the Extra Cash endpoints cannot answer 404 today.

@@ -39,12 +39,6 @@ export class ProfileApi extends HttpApiGroup.make("profile")
   .add(
     HttpApiEndpoint.get("getProfile", "/users/profile")
       .addSuccess(success("User", UserProfileView))
-      .annotate(OpenApi.Summary, "Get the web user profile")
-      .annotate(
-        OpenApi.Description,
-        "Customer, authenticated by the app_token cookie (set at sign-in) instead of a bearer header: id, name, " +
-          "email, whatsappNumber (+234 form, null when none), isAdmin and createdAt."
-      )
   )
   .add(
     HttpApiEndpoint.patch("updateProfile", "/users/profile")
@@ -53,12 +47,6 @@ export class ProfileApi extends HttpApiGroup.make("profile")
       }))
       .addSuccess(success("User", UserProfileView, { message: "Profile updated." }))
       .addError(errors(OriginNotAllowed))
-      .annotate(OpenApi.Summary, "Update the web user profile")
-      .annotate(
-        OpenApi.Description,
-        "Changes the display name and the WhatsApp number (null clears it). Refused (403 ORIGIN_NOT_ALLOWED) from a web " +
-          "origin not in APP_ORIGINS, or when the browser marks the request cross-site."
-      )
   )
   // every endpoint here reads the signed-in customer's account
   .addError(errors(AccountNotFound))

@@ -10,11 +10,6 @@ export class ReferralsApi extends HttpApiGroup.make("referrals")
     HttpApiEndpoint.get("referrals", "/referrals")
       .addSuccess(success("Customer", ReferralSummaryView))
       .addError(errors(AccountNotFound))
-      .annotate(OpenApi.Summary, "Get the referral summary")
-      .annotate(
-        OpenApi.Description,
-        "The customer's referral code and whom it brought in; a referral is successful once the referred customer's first deposit is confirmed."
-      )
   )
   .middleware(Authentication)
   .prefix("/api/v1/customers")

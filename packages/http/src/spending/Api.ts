@@ -53,12 +53,6 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         examples: [{ amountKobo: 450_000n, category: "food", date: "2026-11-20", description: "Groceries at Shoprite, Lekki" }]
       }))
       .addSuccess(success("Spending", SpendingView, { status: 201, message: "Spending logged." }))
-      .annotate(OpenApi.Summary, "Log a spending")
-      .annotate(
-        OpenApi.Description,
-        "Customer (bearer). Logs amountKobo (a JSON integer), a category (trimmed and lower-cased), the day (not " +
-          "after today) and an optional description; 201 with the spending."
-      )
   )
   .add(
     HttpApiEndpoint.get("list", "/")
@@ -73,8 +67,6 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         })
       }))
       .addSuccess(success("Spending", SpendingPageView))
-      .annotate(OpenApi.Summary, "List spendings")
-      .annotate(OpenApi.Description, "The customer's spendings, newest date first; filtered by category (normalised) and dates.")
   )
   .add(
     HttpApiEndpoint.get("report", "/report")
@@ -90,12 +82,6 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
         })
       }))
       .addSuccess(success("Spending", SpendingReportView))
-      .annotate(OpenApi.Summary, "Report spendings by category and day")
-      .annotate(
-        OpenApi.Description,
-        `Totals, the breakdown by category (shares summing to exactly 100.00) and the daily series of a window of at most ` +
-          `${MAX_REPORT_DAYS} days. format=csv returns it as a CSV attachment.`
-      )
       .annotate(OpenApi.Transform, documentCsvResponse(csvBody))
   )
   .add(
@@ -108,12 +94,6 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
       }).annotations({ examples: [{ month: "2026-10" }] }))
       .addSuccess(success("Spending", EmailedReportView, { message: "Report sent to your email." }))
       .addError(errors(NoEmailOnFile))
-      .annotate(OpenApi.Summary, "Email a month's spending report")
-      .annotate(
-        OpenApi.Description,
-        "Emails the month's report (text, HTML and the CSV attached) to the registered email, and only there: the request " +
-          "names no recipient (any other field is ignored)."
-      )
   )
   .add(
     HttpApiEndpoint.patch("update")`/${SpendingIdParam}`
@@ -125,23 +105,11 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
       }).annotations({ examples: [{ amountKobo: 520_000n, description: "Groceries and toiletries at Shoprite, Lekki" }] }))
       .addSuccess(success("Spending", SpendingView, { message: "Spending updated." }))
       .addError(errors(SpendingNotFound))
-      .annotate(OpenApi.Summary, "Change a spending")
-      .annotate(
-        OpenApi.Description,
-        "Customer (bearer). Changes any of amountKobo, category, description (null clears it) and date of one of " +
-          "the customer's spendings. 404 SPENDING_NOT_FOUND for an unknown id or another customer's."
-      )
   )
   .add(
     HttpApiEndpoint.del("remove")`/${SpendingIdParam}`
       .addSuccess(success("Spending", SpendingView, { message: "Spending removed." }))
       .addError(errors(SpendingNotFound))
-      .annotate(OpenApi.Summary, "Remove a spending")
-      .annotate(
-        OpenApi.Description,
-        "Customer (bearer). Removes one of the customer's spendings and answers it as it was. 404 " +
-          "SPENDING_NOT_FOUND for an unknown id or another customer's."
-      )
   )
   // every endpoint here reads the signed-in customer's account
   .addError(errors(AccountNotFound))

@@ -54,8 +54,6 @@ export class SupportApi extends HttpApiGroup.make("support")
     HttpApiEndpoint.get("list", "/tickets")
       .setUrlParams(PageParams)
       .addSuccess(success("Support", TicketPageView))
-      .annotate(OpenApi.Summary, "List the customer's tickets")
-      .annotate(OpenApi.Description, "The customer's support tickets, newest activity (lastMessageAt) first.")
   )
   .add(
     HttpApiEndpoint.post("open", "/tickets")
@@ -79,23 +77,11 @@ export class SupportApi extends HttpApiGroup.make("support")
       }))
       .addSuccess(success("Support", TicketDetailView, { status: 201, message: "Ticket opened." }))
       .addError(errors(TooManyOpenTickets))
-      .annotate(OpenApi.Summary, "Open a support ticket")
-      .annotate(
-        OpenApi.Description,
-        `Opens a ticket (status open) with its first message. 400 when transactionId is not one of the customer's own ` +
-          `transactions; 409 TOO_MANY_OPEN_TICKETS at ${Support.MAX_ACTIVE_TICKETS} open or awaiting_customer tickets.`
-      )
   )
   .add(
     HttpApiEndpoint.get("get")`/tickets/${TicketIdParam}`
       .addSuccess(success("Support", TicketDetailView))
       .addError(errors(TicketNotFound))
-      .annotate(OpenApi.Summary, "Get a ticket and its conversation")
-      .annotate(
-        OpenApi.Description,
-        "The ticket and its conversation, oldest message first; internal notes are never included. " +
-          "404 for an unknown id or another customer's ticket."
-      )
   )
   .add(
     HttpApiEndpoint.post("reply")`/tickets/${TicketIdParam}/messages`
@@ -104,12 +90,6 @@ export class SupportApi extends HttpApiGroup.make("support")
       }))
       .addSuccess(success("Support", ReplyView, { status: 201, message: "Reply sent." }))
       .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
-      .annotate(OpenApi.Summary, "Reply to a ticket")
-      .annotate(
-        OpenApi.Description,
-        "Adds the customer's reply; the ticket becomes open (a resolved ticket is reopened). 409 TICKET_CLOSED on a closed ticket; " +
-          `409 TICKET_CONVERSATION_FULL once the conversation holds ${Support.MAX_MESSAGES} messages.`
-      )
   )
   // every endpoint here reads the signed-in customer's account
   .addError(errors(AccountNotFound))

@@ -9,7 +9,7 @@ import {
 import { Schema } from "effect"
 import { documentCsvResponse } from "../shared/Csv.js"
 import { errors, success } from "../shared/Envelope.js"
-import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PageParams } from "../shared/Paging.js"
+import { PageParams } from "../shared/Paging.js"
 import { Body, CalendarDate, msg, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { TransactionPageView, TransactionReportView, TransactionView } from "./Views.js"
@@ -60,33 +60,18 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
       .setUrlParams(PageParams)
       .addSuccess(success("Transaction", TransactionPageView))
       .addError(errors(NoBankAccount))
-      .annotate(OpenApi.Summary, "List the customer's transactions")
-      .annotate(
-        OpenApi.Description,
-        `The customer's transactions, newest first. page ≥ 1 (default ${PAGE_DEFAULT}); pageSize 1 to ${PAGE_SIZE_MAX} ` +
-          `(default ${PAGE_SIZE_DEFAULT}; ${PAGE_SIZE_MAX} is the maximum). A page past the end has no items. ` +
-          "400 'No bank account found' before the bank account exists."
-      )
   )
   .add(
     HttpApiEndpoint.get("report", "/report")
       .setUrlParams(ReportParams)
       .addSuccess(success("Transaction", TransactionReportView))
       .addError(errors(AccountNotFound))
-      .annotate(OpenApi.Summary, "Report inbound and outbound totals")
-      .annotate(
-        OpenApi.Description,
-        "Inbound (confirmed credits) and outbound (confirmed debits and transfers, with their fees) totals between " +
-          "two dates, both inclusive, in UTC. format=csv returns the window's rows and the totals as a CSV attachment."
-      )
       .annotate(OpenApi.Transform, documentCsvResponse(csvBody))
   )
   .add(
     HttpApiEndpoint.get("get")`/${TransactionIdParam}`
       .addSuccess(success("Transaction", TransactionView))
       .addError(errors(AccountNotFound, TransactionNotFound))
-      .annotate(OpenApi.Summary, "Get one transaction")
-      .annotate(OpenApi.Description, "One transaction of the customer; 404 for an unknown id or another customer's.")
   )
   .middleware(Authentication)
   .prefix("/api/v1/transactions")
