@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Instalment, Plan, PlanConflict, PlanRepo } from "@app/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { freeLease, LeaseHolder } from "../concurrency/LeaseHolder.js"
-import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, savepointWhenNested, uniqueViolation } from "../sql/SqlSupport.js"
 
 // Hand-written SQL, not SqlSchema: lease claims (FOR UPDATE SKIP LOCKED), optimistic versions, the one-statement
 // markPaidAndSave, and rows made with instanceOf (no second class check) on the payout hot path.
@@ -99,8 +99,8 @@ export const PlanRepoSql = Layer.effect(
     })
 
     const insert = (p: Plan): Effect.Effect<Plan, PlanConflict> =>
-      // its own transaction, or a savepoint of the caller's: a refused insert does not abort the caller's
-      sql.withTransaction(plan(sql`
+      // a savepoint in the caller's transaction: a refused insert does not abort the caller's
+      savepointWhenNested(sql, plan(sql`
         INSERT INTO disbursement_plans ${
         sql.insert({
           id: p.id,

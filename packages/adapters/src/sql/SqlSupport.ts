@@ -1,6 +1,6 @@
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, type ParseResult, Schema } from "effect"
+import { Effect, Option, type ParseResult, Schema } from "effect"
 
 /**
  * Database failures and rows that do not match their schema are defects: they become a 500 with
@@ -16,6 +16,18 @@ export const uniqueViolation = (error: SqlError): string | undefined => {
   if (typeof cause.constraint === "string") return cause.constraint
   return typeof cause.message === "string" ? cause.message : ""
 }
+
+/**
+ * One statement that may be refused (a unique violation) and may run inside a caller's transaction:
+ * there, a savepoint, so that the refusal does not abort the caller's transaction; alone, the
+ * statement as it is, already atomic on its own: BEGIN and COMMIT around it were two more round
+ * trips (a manual transfer's insert: 14 → 12 statements).
+ */
+export const savepointWhenNested = <A, E, R>(sql: SqlClient.SqlClient, statement: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.flatMap(
+    Effect.serviceOption(SqlClient.TransactionConnection),
+    (outer) => (Option.isSome(outer) ? sql.withTransaction(statement) : statement)
+  )
 
 export const decodeRows = <A, I>(schema: Schema.Schema<A, I>) => Schema.decodeUnknown(Schema.Array(schema))
 

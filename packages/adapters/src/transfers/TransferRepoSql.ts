@@ -5,7 +5,7 @@ import { CustomerId, MovementInFlight, MovementLost, Transfer, TransferRepo, typ
 import { referencesOf } from "@app/domain/transfers/Saga"
 import { Effect, Layer, Option, Schema } from "effect"
 import { freeLease, LeaseHolder } from "../concurrency/LeaseHolder.js"
-import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, uniqueViolation } from "../sql/SqlSupport.js"
+import { decodeInstances, decodeRows, instanceOf, leaseFromNow, orDieDb, savepointWhenNested, uniqueViolation } from "../sql/SqlSupport.js"
 
 // Hand-written SQL, not SqlSchema: lease claims (FOR UPDATE SKIP LOCKED), guarded updates, and rows made with
 // instanceOf (no second class check) on the transfer hot path.
@@ -109,8 +109,8 @@ export const TransferRepoSql = Layer.effect(
         ON CONFLICT (customer_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
         RETURNING id`.pipe(Effect.map((rows) => (rows.length === 0 ? Option.none<Transfer>() : Option.some(t))))
     }
-    // its own transaction, or a savepoint of the caller's: a failed insert does not abort the caller's
-    const insert = (t: Transfer) => sql.withTransaction(insertStatement(t))
+    // a savepoint in the caller's transaction: a failed insert does not abort the caller's
+    const insert = (t: Transfer) => savepointWhenNested(sql, insertStatement(t))
 
     /** A unique violation of the one-in-flight index is MovementInFlight; any other SQL error stays one. */
     const inFlightViolation = (error: SqlError) => {
