@@ -13,6 +13,21 @@ export type KycStatus = typeof KycStatus.Type
 export const Gender = Schema.Literal("male", "female")
 export type Gender = typeof Gender.Type
 
+/**
+ * The personal details a customer gives when verifying their BVN: sent to be checked against the
+ * registry (VerifyBvnInput), then stored on the account (BvnVerifiedDetails).
+ */
+export interface PersonalDetails {
+  readonly firstName: string
+  readonly lastName: string
+  /** normalised +234 form */
+  readonly phone: string
+  readonly address: string
+  readonly gender: Gender
+  /** YYYY-MM-DD */
+  readonly dateOfBirth: string
+}
+
 /** The sign-in identity: who the person is and how they prove it. */
 export class Account extends Schema.Class<Account>("Account")({
   id: AccountId,

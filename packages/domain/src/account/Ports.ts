@@ -2,7 +2,7 @@
  * Where accounts and customers are kept.
  */
 import { Context, Data, type Effect, type Option } from "effect"
-import type { Account, AccountWithCustomer, Customer, Gender } from "./Model.js"
+import type { Account, AccountWithCustomer, Customer, PersonalDetails } from "./Model.js"
 import { AccountId, CustomerId } from "../shared/Ids.js"
 
 export type CustomerStanding = Pick<Customer, "customerStatus" | "coreAccountNumber">
@@ -84,16 +84,8 @@ export class AccountRepo extends Context.Tag("domain/AccountRepo")<AccountRepo, 
   ) => Effect.Effect<void>
 }>() {}
 
-export interface BvnVerifiedDetails {
+export interface BvnVerifiedDetails extends PersonalDetails {
   readonly bvnHash: string
-  readonly firstName: string
-  readonly lastName: string
-  /** +234 form */
-  readonly phone: string
-  readonly address: string
-  readonly gender: Gender
-  /** YYYY-MM-DD */
-  readonly dateOfBirth: string
 }
 
 /** A unique column already holds the value (raced registrations, referral code collisions). */

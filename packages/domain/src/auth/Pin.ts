@@ -11,7 +11,7 @@ import { Cause, Effect, Option, Redacted } from "effect"
 import { AccountNotFound, AccountSuspended } from "../account/Errors.js"
 import type { AccountWithCustomer, Customer, CustomerStatus } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
-import { requireAccount } from "../account/Accounts.js"
+import { ensureUsable, requireAccount } from "../account/Accounts.js"
 import { raiseAlert } from "../admin/Alerts.js"
 import * as Freezes from "../admin/Freezes.js"
 import { CoreBanking, type CoreBankingError } from "../banking/CoreBanking.js"
@@ -32,16 +32,7 @@ const requireFormat = (pin: Redacted.Redacted<string>, field: "pin" | "currentPi
 
 /** The signed-in account, if it may use a PIN: not suspended (frozen), not deleted. */
 const accountForPin = (accountId: AccountId) =>
-  Effect.flatMap(requireAccount(accountId), (found): Effect.Effect<AccountWithCustomer, AccountNotFound | AccountSuspended> => {
-    switch (found.customer.customerStatus) {
-      case "suspended":
-        return Effect.fail(new AccountSuspended())
-      case "deleted":
-        return Effect.fail(new AccountNotFound())
-      default:
-        return Effect.succeed(found)
-    }
-  })
+  Effect.tap(requireAccount(accountId), (found) => ensureUsable(found, () => new AccountNotFound()))
 
 /**
  * Compares `pin` with the stored hash as one guarded try: PinLocked without a compare while locked;

@@ -5,6 +5,7 @@ import { Context, Duration, Effect, Option, Redacted } from "effect"
 import { AccountSuspended } from "../account/Errors.js"
 import type { AccountWithCustomer } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
+import { ensureUsable } from "../account/Accounts.js"
 import { Ids, PasswordHasher, SecretHasher, SecureRandom } from "../shared/Ports.js"
 import { now } from "../shared/UseCase.js"
 import { InvalidCredentials, InvalidRefreshToken, SignInThrottled, Unauthenticated } from "./Errors.js"
@@ -22,17 +23,9 @@ export const TokenPolicy = {
   refreshTokenBytes: 32
 } as const
 
-/** Refuses tokens to accounts that may not sign in. */
-export const ensureMaySignIn = (found: AccountWithCustomer): Effect.Effect<void, AccountSuspended | InvalidCredentials> => {
-  switch (found.customer.customerStatus) {
-    case "suspended":
-      return Effect.fail(new AccountSuspended())
-    case "deleted":
-      return Effect.fail(new InvalidCredentials())
-    default:
-      return Effect.void
-  }
-}
+/** Refuses tokens to accounts that may not sign in (a deleted one as wrong credentials). */
+export const ensureMaySignIn = (found: AccountWithCustomer): Effect.Effect<void, AccountSuspended | InvalidCredentials> =>
+  ensureUsable(found, () => new InvalidCredentials())
 
 /**
  * Issues an access token and a refresh token; a new sign-in starts a new token family. The access
@@ -84,7 +77,7 @@ const usableRefreshToken = (raw: string) =>
     if (token.revokedAt !== null || token.expiresAt.getTime() <= at.getTime()) return yield* new InvalidRefreshToken()
     const account = yield* (yield* AccountRepo).findById(token.accountId)
     if (Option.isNone(account)) return yield* new InvalidRefreshToken()
-    yield* ensureMaySignIn(account.value).pipe(Effect.mapError((e) => e._tag === "InvalidCredentials" ? new InvalidRefreshToken() : e))
+    yield* ensureUsable(account.value, () => new InvalidRefreshToken())
     return { token, sessionVersion: account.value.account.sessionVersion }
   })
 

@@ -29,7 +29,7 @@ import { resolveReferrer } from "../referrals/Referrals.js"
 import { normalizeEmail } from "../shared/Email.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { BeneficiaryRepo } from "../beneficiaries/Ports.js"
-import { AccountSuspended } from "../account/Errors.js"
+import { ensureUsable } from "../account/Accounts.js"
 import { AccountDeleted, IdentityRejected, SocialIdentityMismatch, StaffSignInRefused } from "./Errors.js"
 import { StaffDirectory } from "../admin/Staff.js"
 import { IdentityProvider, RefreshTokenRepo, SocialIdentityRepo, type VerifiedIdentity } from "./Ports.js"
@@ -131,12 +131,7 @@ export const socialSignIn = (input: SocialSignInInput) =>
       Effect.retry({ times: 1, while: (e) => e._tag === "EmailTaken" }),
       Effect.catchTag("EmailTaken", () => Effect.fail(new SocialIdentityMismatch()))
     )
-    switch (found.customer.customerStatus) {
-      case "suspended":
-        return yield* new AccountSuspended()
-      case "deleted":
-        return yield* new AccountDeleted()
-    }
+    yield* ensureUsable(found, () => new AccountDeleted())
     const tokens = yield* issueTokens(found.account.id, found.account.sessionVersion)
     return { ...tokens, hasPin: found.customer.pinHash !== null }
   }).pipe(withSpan("Auth.socialSignIn"))

@@ -3,7 +3,7 @@
  */
 import { Effect, Option, Redacted } from "effect"
 import { requireAccount } from "../account/Accounts.js"
-import type { Gender } from "../account/Model.js"
+import type { PersonalDetails } from "../account/Model.js"
 import { AccountRepo } from "../account/Ports.js"
 import { PhoneTaken } from "../auth/Errors.js"
 import { SecretHasher } from "../shared/Ports.js"
@@ -16,17 +16,10 @@ import { releaseAttempt, reserveAttempt, type TooManyAttempts } from "../shared/
 import { withSpan } from "../shared/Spans.js"
 import { AccountId, CustomerId } from "../shared/Ids.js"
 
-export interface VerifyBvnInput {
+/** The date of birth must equal the registry's, as must the names (NameMatch.ts). */
+export interface VerifyBvnInput extends PersonalDetails {
   /** 11 digits; never stored or logged */
   readonly bvn: string | Redacted.Redacted<string>
-  readonly firstName: string
-  readonly lastName: string
-  /** normalised +234 form */
-  readonly phone: string
-  readonly address: string
-  readonly gender: Gender
-  /** YYYY-MM-DD, must equal the registry's (as must the names: NameMatch.ts) */
-  readonly dateOfBirth: string
 }
 
 /** What the registry says about the BVN's holder (the 200 body of verify-bvn). */
