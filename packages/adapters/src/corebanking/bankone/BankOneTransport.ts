@@ -17,11 +17,10 @@ import { type CoreBankingError, ProviderMisconfigured, ProviderUnknownOutcome, S
 import { Duration, Effect, Either, type Redacted, type Scope } from "effect"
 import { makeFairSemaphore } from "../../concurrency/FairSemaphore.js"
 import { measureProviderCall } from "../../ops/Metrics.js"
+import type { AttemptError } from "../Attempt.js"
 import { makeSender, type Send, splitBaseUrl, Transient, type WireRequest } from "../Sender.js"
 import { quoteNumbers } from "./BankOneMoney.js"
 import { AmountFields } from "./BankOneWire.js"
-
-export type AttemptError = CoreBankingError | Transient
 
 export interface BankOneCall<A> {
   readonly operation: string
