@@ -59,6 +59,16 @@ export const CoreBankingHttpDefaults = {
 
 const MAX_BACKOFF_MS = 2_000
 
+/** A transport's limits, defaulted (CoreBankingHttpDefaults) and clamped: at least 1 ms, one permit, one attempt. */
+export const transportLimits = (
+  config: Pick<CoreBankingHttpOptions, "timeoutMs" | "maxConcurrency" | "maxAttempts" | "retryBaseDelayMs">
+) => ({
+  timeoutMs: Math.max(1, config.timeoutMs),
+  maxConcurrency: Math.max(1, Math.floor(config.maxConcurrency ?? CoreBankingHttpDefaults.maxConcurrency)),
+  maxAttempts: Math.max(1, Math.floor(config.maxAttempts ?? CoreBankingHttpDefaults.maxAttempts)),
+  retryBaseDelayMs: Math.max(0, config.retryBaseDelayMs ?? CoreBankingHttpDefaults.retryBaseDelayMs)
+})
+
 /** Runs a call: its request, then its attempts, classified; the retry policy of the call. */
 export type Run = <D, I, A>(call: Call<D, I, A>) => Effect.Effect<A, CoreBankingError>
 
@@ -66,10 +76,7 @@ export const makeTransport = (
   config: CoreBankingHttpOptions
 ): Effect.Effect<Run, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const timeoutMs = Math.max(1, config.timeoutMs)
-    const maxConcurrency = Math.max(1, Math.floor(config.maxConcurrency ?? CoreBankingHttpDefaults.maxConcurrency))
-    const maxAttempts = Math.max(1, Math.floor(config.maxAttempts ?? CoreBankingHttpDefaults.maxAttempts))
-    const retryBaseDelayMs = Math.max(0, config.retryBaseDelayMs ?? CoreBankingHttpDefaults.retryBaseDelayMs)
+    const { maxAttempts, maxConcurrency, retryBaseDelayMs, timeoutMs } = transportLimits(config)
     // first come, first served, one wake-up per release (concurrency/FairSemaphore.ts)
     const semaphore = yield* makeFairSemaphore(maxConcurrency)
 

@@ -19,6 +19,7 @@ import { makeFairSemaphore } from "../../concurrency/FairSemaphore.js"
 import { measureProviderCall } from "../../ops/Metrics.js"
 import type { AttemptError } from "../Attempt.js"
 import { makeSender, type Send, splitBaseUrl, Transient, type WireRequest } from "../Sender.js"
+import { transportLimits } from "../Transport.js"
 import { quoteNumbers } from "./BankOneMoney.js"
 import { AmountFields } from "./BankOneWire.js"
 
@@ -55,10 +56,8 @@ const parse = (text: string): unknown => {
 
 export const makeBankOneTransport = (config: BankOneTransportConfig): Effect.Effect<RunBankOne, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const timeoutMs = Math.max(1, config.timeoutMs)
-    const maxAttempts = Math.max(1, Math.floor(config.maxAttempts ?? 3))
-    const baseDelay = Math.max(0, config.retryBaseDelayMs ?? 100)
-    const semaphore = yield* makeFairSemaphore(Math.max(1, Math.floor(config.maxConcurrency ?? 16)))
+    const { maxAttempts, maxConcurrency, retryBaseDelayMs, timeoutMs } = transportLimits(config)
+    const semaphore = yield* makeFairSemaphore(maxConcurrency)
     const base = splitBaseUrl(config.baseUrl)
     const wrap = config.wrapSend ?? ((send: Send) => send)
     const send = base === undefined ? undefined : wrap(yield* makeSender(base, config.bearer))
@@ -91,7 +90,7 @@ export const makeBankOneTransport = (config: BankOneTransportConfig): Effect.Eff
           ? Effect.catchIf(
             once,
             (e): e is Transient => e._tag === "Transient" && e.timedOut !== true,
-            () => Effect.zipRight(Effect.sleep(Duration.millis(Math.min(baseDelay * 2 ** (n - 1), 2_000))), from(n + 1))
+            () => Effect.zipRight(Effect.sleep(Duration.millis(Math.min(retryBaseDelayMs * 2 ** (n - 1), 2_000))), from(n + 1))
           )
           : once
       }
