@@ -2,16 +2,19 @@
  * BankOne's quirks, each handled on purpose (docs/bankone.md): amounts converted exactly (kobo
  * strings, naira liens, decimal-naira balances read without a float, sub-kobo refused); the answers'
  * flags and words mapped onto the port's outcomes with every ambiguous answer unknown, never a
- * refusal; liens attributed from the balances; the TSQ escalation count; and the BANKONE_* settings
- * validated at start-up (production refuses an incomplete set).
+ * refusal; liens attributed from the balances; the TSQ escalation count; the transport's retries
+ * (the generic transport's policy); and the BANKONE_* settings validated at start-up (production
+ * refuses an incomplete set).
  */
 import { loadAppConfig } from "@app/adapters/AppConfig"
 import { attributeLiens } from "@app/adapters/corebanking/bankone/BankOneAccount"
 import { memoryJournal } from "@app/adapters/corebanking/bankone/BankOneJournal"
 import { koboFromText, koboString, nairaString, nairaToKobo, quoteNumbers } from "@app/adapters/corebanking/bankone/BankOneMoney"
 import * as Outcomes from "@app/adapters/corebanking/bankone/BankOneOutcomes"
+import { makeBankOneTransport } from "@app/adapters/corebanking/bankone/BankOneTransport"
+import { Transient } from "@app/adapters/corebanking/Sender"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either } from "effect"
+import { ConfigProvider, Duration, Effect, Either, Fiber, Redacted, TestClock } from "effect"
 
 describe("amounts", () => {
   it("postings and transfers send kobo as a string; liens send naira with two decimals", () => {
@@ -129,6 +132,46 @@ describe("liens from the balances and the journal", () => {
       expect(again).toEqual(first)
       for (let i = 0; i < 5; i++) yield* journal.queried("T1", true)
       expect((yield* journal.queried("T1", false))?.tsqCount).toBe(5)
+    }))
+})
+
+describe("the transport's retries: the generic transport's policy", () => {
+  /** One call over a sender that gives `answers` in turn (the last one again), and when each attempt started. */
+  const call = (answers: ReadonlyArray<"503" | "timeout" | "ok">, retry: boolean) =>
+    Effect.scoped(Effect.gen(function*() {
+      const started: Array<number> = []
+      const run = yield* makeBankOneTransport({
+        baseUrl: "http://127.0.0.1:9",
+        bearer: Redacted.make("token"),
+        timeoutMs: 50,
+        wrapSend: () => () =>
+          Effect.flatMap(Effect.clockWith((clock) => clock.currentTimeMillis), (now) => {
+            const answer = answers[Math.min(started.push(now), answers.length) - 1]
+            return answer === "timeout"
+              ? Effect.fail(new Transient({ detail: "no answer", timedOut: true }))
+              : Effect.succeed(answer === "503" ? { status: 503, text: "" } : { status: 200, text: "{}" })
+          })
+      })
+      const fiber = yield* Effect.fork(Effect.either(
+        run({ operation: "op", reference: undefined, retry, request: { method: "GET", path: "/" }, read: Either.right })
+      ))
+      yield* TestClock.adjust(Duration.seconds(10))
+      const result = yield* Fiber.join(fiber)
+      return { result: Either.map(Either.mapLeft(result, (e) => `${e._tag}: ${"detail" in e ? e.detail : ""}`), () => "ok"), started }
+    }))
+
+  it.effect("a transient failure is retried after 100, then 200 ms; attempts that run out are unknown, with their count", () =>
+    Effect.gen(function*() {
+      expect(yield* call(["503", "503", "ok"], true)).toEqual({ result: Either.right("ok"), started: [0, 100, 300] })
+      const spent = yield* call(["503"], true)
+      expect(spent.result).toEqual(Either.left("ProviderUnknownOutcome: HTTP 503 (3 attempts)"))
+      expect(spent.started.length).toBe(3)
+    }))
+
+  it.effect("a call that is not safe to repeat, or an attempt that timed out, is not retried", () =>
+    Effect.gen(function*() {
+      expect((yield* call(["503", "ok"], false)).result).toEqual(Either.left("ProviderUnknownOutcome: HTTP 503 (1 attempt)"))
+      expect((yield* call(["timeout", "ok"], true)).result).toEqual(Either.left("ProviderUnknownOutcome: no answer (1 attempt)"))
     }))
 })
 

@@ -57,7 +57,52 @@ export const CoreBankingHttpDefaults = {
   retryBaseDelayMs: 100
 } as const
 
-const MAX_BACKOFF_MS = 2_000
+export const MAX_BACKOFF_MS = 2_000
+
+/** A transport's limits, defaulted (CoreBankingHttpDefaults) and clamped: at least 1 ms, one permit, one attempt. */
+export const transportLimits = (
+  config: Pick<CoreBankingHttpOptions, "timeoutMs" | "maxConcurrency" | "maxAttempts" | "retryBaseDelayMs">
+) => ({
+  timeoutMs: Math.max(1, config.timeoutMs),
+  maxConcurrency: Math.max(1, Math.floor(config.maxConcurrency ?? CoreBankingHttpDefaults.maxConcurrency)),
+  maxAttempts: Math.max(1, Math.floor(config.maxAttempts ?? CoreBankingHttpDefaults.maxAttempts)),
+  retryBaseDelayMs: Math.max(0, config.retryBaseDelayMs ?? CoreBankingHttpDefaults.retryBaseDelayMs)
+})
+
+/**
+ * The attempts of one call under the retry policy of both transports (this one and BankOne's):
+ * attempt n (1, 2, …) is followed by `backoff(n)` and attempt n + 1 only when the call is safe to
+ * repeat, n < `maxAttempts`, and attempt n failed transiently without timing out. A transient failure
+ * left at the end is ProviderUnknownOutcome, with the number of attempts made.
+ */
+export const attemptsOf = <A>(
+  call: { readonly operation: string; readonly retry: boolean },
+  maxAttempts: number,
+  backoff: (attempt: number) => Effect.Effect<void>,
+  attempt: (attempt: number) => Effect.Effect<A, AttemptError>
+): Effect.Effect<A, CoreBankingError> => {
+  let attempts = 0
+  const from = (n: number): Effect.Effect<A, AttemptError> => {
+    const once = Effect.suspend(() => {
+      attempts = n
+      return attempt(n)
+    })
+    return n < maxAttempts && call.retry
+      ? Effect.catchIf(
+        once,
+        (error): error is Transient => error._tag === "Transient" && error.timedOut !== true,
+        () => Effect.zipRight(backoff(n), from(n + 1))
+      )
+      : once
+  }
+  return Effect.catchTag(from(1), "Transient", (error) =>
+    Effect.fail(
+      new ProviderUnknownOutcome({
+        operation: call.operation,
+        detail: `${error.detail} (${attempts} attempt${attempts === 1 ? "" : "s"})`
+      })
+    ))
+}
 
 /** Runs a call: its request, then its attempts, classified; the retry policy of the call. */
 export type Run = <D, I, A>(call: Call<D, I, A>) => Effect.Effect<A, CoreBankingError>
@@ -66,10 +111,7 @@ export const makeTransport = (
   config: CoreBankingHttpOptions
 ): Effect.Effect<Run, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const timeoutMs = Math.max(1, config.timeoutMs)
-    const maxConcurrency = Math.max(1, Math.floor(config.maxConcurrency ?? CoreBankingHttpDefaults.maxConcurrency))
-    const maxAttempts = Math.max(1, Math.floor(config.maxAttempts ?? CoreBankingHttpDefaults.maxAttempts))
-    const retryBaseDelayMs = Math.max(0, config.retryBaseDelayMs ?? CoreBankingHttpDefaults.retryBaseDelayMs)
+    const { maxAttempts, maxConcurrency, retryBaseDelayMs, timeoutMs } = transportLimits(config)
     // first come, first served, one wake-up per release (concurrency/FairSemaphore.ts)
     const semaphore = yield* makeFairSemaphore(maxConcurrency)
 
@@ -119,10 +161,8 @@ export const makeTransport = (
             if (readEnvelope === undefined) {
               return Effect.fail(new ProviderMisconfigured({ operation, detail: "the provider URL is invalid" }))
             }
-            let attempts = 0
-            return Effect.flatMap(call.request, (request) => {
-              const once = Effect.suspend(() => {
-                const attempt = ++attempts
+            return Effect.flatMap(call.request, (request) =>
+              attemptsOf(call, maxAttempts, backoff, (attempt) => {
                 span.attribute("attempt", attempt)
                 return log(span, LogLevel.Debug, "core banking request", { attempt }).pipe(
                   Effect.zipRight(readEnvelope(operation, request)),
@@ -135,24 +175,7 @@ export const makeTransport = (
                     })),
                   semaphore.withPermit
                 )
-              })
-              // a transient failure is retried only where repeating is safe, and never after a timeout
-              const attemptFrom = (attempt: number): Effect.Effect<A, AttemptError> =>
-                attempt < maxAttempts && call.retry
-                  ? Effect.catchIf(
-                    once,
-                    (error): error is Transient => error._tag === "Transient" && error.timedOut !== true,
-                    () => Effect.zipRight(backoff(attempt), attemptFrom(attempt + 1))
-                  )
-                  : once
-              return Effect.catchTag(attemptFrom(1), "Transient", (error) =>
-                Effect.fail(
-                  new ProviderUnknownOutcome({
-                    operation,
-                    detail: `${error.detail} (${attempts} attempt${attempts === 1 ? "" : "s"})`
-                  })
-                ))
-            })
+              }))
           }).pipe(
             Effect.tapBoth({
               onSuccess: () => {

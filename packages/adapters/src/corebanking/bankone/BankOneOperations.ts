@@ -29,6 +29,7 @@ import {
   type TestFunding
 } from "@app/domain"
 import { type Context, Effect, Either, Option, Random, Redacted } from "effect"
+import type { AttemptError } from "../Attempt.js"
 import { checkReference } from "../Mapping.js"
 import { type Balances, balancesOf, snapshotOf } from "./BankOneAccount.js"
 import type { BankOneSettings } from "./BankOneConfig.js"
@@ -37,7 +38,7 @@ import { koboString, nairaString } from "./BankOneMoney.js"
 import * as Outcomes from "./BankOneOutcomes.js"
 import { makeHistory, makeRequery } from "./BankOneReads.js"
 import { decoded, inPath, narration, post, reading, refuse, webApi, webApiPost } from "./BankOneRequests.js"
-import type { AttemptError, RunBankOne } from "./BankOneTransport.js"
+import type { RunBankOne } from "./BankOneTransport.js"
 import * as Wire from "./BankOneWire.js"
 import { DepositRequest } from "../Wire.js"
 

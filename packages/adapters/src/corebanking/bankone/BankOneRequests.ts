@@ -7,10 +7,10 @@
  */
 import { ProviderRefused, ProviderUnknownOutcome } from "@app/domain"
 import { Either, Schema } from "effect"
+import type { AttemptError } from "../Attempt.js"
 import { issuePaths, refuse, segment } from "../Mapping.js"
 import { Transient, type WireRequest } from "../Sender.js"
 import type { Outcome } from "./BankOneOutcomes.js"
-import type { AttemptError } from "./BankOneTransport.js"
 
 export const post = <A, I>(path: string, schema: Schema.Schema<A, I>, body: A): WireRequest => ({
   method: "POST",

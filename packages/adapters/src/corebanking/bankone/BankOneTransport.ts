@@ -1,11 +1,12 @@
 /**
  * The transport of the BankOne adapter: one call's attempts over the generic adapter's undici sender
- * (`../Sender.ts`), with the same policy as the generic transport (`../Transport.ts`): a permit of a
- * fair semaphore per attempt, at most `timeoutMs` per attempt, a transient failure retried (backoff
- * from `retryBaseDelayMs`, doubling, capped at 2 s) only where repeating is safe and never after a
- * timeout; when attempts run out, the outcome is unknown. One span per call
- * (`CoreBanking.<operation>`), and the provider-call metrics. Logs and spans carry the operation and
- * our reference only: never the token (which BankOne wants in bodies and URLs), a body or a URL.
+ * (`../Sender.ts`), with the generic transport's limits and retry policy (`transportLimits` and
+ * `attemptsOf` of `../Transport.ts`): a permit of a fair semaphore per attempt, at most `timeoutMs` per
+ * attempt, a transient failure retried (backoff from `retryBaseDelayMs`, doubling, capped at 2 s) only
+ * where repeating is safe and never after a timeout; when attempts run out, the outcome is unknown.
+ * One span per call (`CoreBanking.<operation>`), and the provider-call metrics. Logs and spans carry
+ * the operation and our reference only: never the token (which BankOne wants in bodies and URLs), a
+ * body or a URL.
  *
  * The HTTP rows of an answer (docs/bankone.md B37):
  *   401 / 403                → ProviderMisconfigured (the token), never retried
@@ -13,15 +14,15 @@
  *   any other non-2xx        → ProviderMisconfigured (a wrong URL or a request BankOne cannot read)
  *   2xx                      → the call's own reading (`read`), after quoting amount literals
  */
-import { type CoreBankingError, ProviderMisconfigured, ProviderUnknownOutcome, Spans } from "@app/domain"
+import { type CoreBankingError, ProviderMisconfigured, Spans } from "@app/domain"
 import { Duration, Effect, Either, type Redacted, type Scope } from "effect"
 import { makeFairSemaphore } from "../../concurrency/FairSemaphore.js"
 import { measureProviderCall } from "../../ops/Metrics.js"
+import type { AttemptError } from "../Attempt.js"
 import { makeSender, type Send, splitBaseUrl, Transient, type WireRequest } from "../Sender.js"
+import { attemptsOf, MAX_BACKOFF_MS, transportLimits } from "../Transport.js"
 import { quoteNumbers } from "./BankOneMoney.js"
 import { AmountFields } from "./BankOneWire.js"
-
-export type AttemptError = CoreBankingError | Transient
 
 export interface BankOneCall<A> {
   readonly operation: string
@@ -56,13 +57,14 @@ const parse = (text: string): unknown => {
 
 export const makeBankOneTransport = (config: BankOneTransportConfig): Effect.Effect<RunBankOne, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const timeoutMs = Math.max(1, config.timeoutMs)
-    const maxAttempts = Math.max(1, Math.floor(config.maxAttempts ?? 3))
-    const baseDelay = Math.max(0, config.retryBaseDelayMs ?? 100)
-    const semaphore = yield* makeFairSemaphore(Math.max(1, Math.floor(config.maxConcurrency ?? 16)))
+    const { maxAttempts, maxConcurrency, retryBaseDelayMs, timeoutMs } = transportLimits(config)
+    const semaphore = yield* makeFairSemaphore(maxConcurrency)
     const base = splitBaseUrl(config.baseUrl)
     const wrap = config.wrapSend ?? ((send: Send) => send)
     const send = base === undefined ? undefined : wrap(yield* makeSender(base, config.bearer))
+
+    /** The wait before attempt `n + 1`: from `retryBaseDelayMs`, doubling, capped (no jitter). */
+    const backoff = (n: number) => Effect.sleep(Duration.millis(Math.min(retryBaseDelayMs * 2 ** (n - 1), MAX_BACKOFF_MS)))
 
     const attempt = <A>(call: BankOneCall<A>): Effect.Effect<A, AttemptError> =>
       Effect.flatMap(send!(call.request, timeoutMs), ({ status, text }): Effect.Effect<A, AttemptError> => {
@@ -82,24 +84,9 @@ export const makeBankOneTransport = (config: BankOneTransportConfig): Effect.Eff
     const run: RunBankOne = <A>(call: BankOneCall<A>) => {
       const { operation } = call
       const attributes: Record<string, unknown> = call.reference === undefined ? { operation } : { operation, reference: call.reference }
-      let attempts = 0
-      const from = (n: number): Effect.Effect<A, AttemptError> => {
-        const once = Effect.suspend(() => {
-          attempts = n
-          return attempt(call)
-        })
-        return n < maxAttempts && call.retry
-          ? Effect.catchIf(
-            once,
-            (e): e is Transient => e._tag === "Transient" && e.timedOut !== true,
-            () => Effect.zipRight(Effect.sleep(Duration.millis(Math.min(baseDelay * 2 ** (n - 1), 2_000))), from(n + 1))
-          )
-          : once
-      }
       const body: Effect.Effect<A, CoreBankingError> = send === undefined
         ? Effect.fail(new ProviderMisconfigured({ operation, detail: "the provider URL is invalid" }))
-        : Effect.catchTag(from(1), "Transient", (e) =>
-          Effect.fail(new ProviderUnknownOutcome({ operation, detail: `${e.detail} (${attempts} attempt${attempts === 1 ? "" : "s"})` })))
+        : attemptsOf(call, maxAttempts, backoff, () => attempt(call))
       return body.pipe(
         Effect.tapError((e) =>
           e._tag === "ProviderRefused"
