@@ -4,6 +4,7 @@
  */
 import { useState } from "react"
 import { Link } from "react-router"
+import { useAuth } from "../auth.js"
 import { shortId } from "../format.js"
 
 /** Copies `id` to the clipboard; says "Copied" for a moment. */
@@ -35,4 +36,10 @@ export const Named = ({ id, name, to }: { readonly id: string; readonly name: st
       <CopyId id={id} of={text} />
     </span>
   )
+}
+
+/** A customer named, linked to their file when the member's role may read customers. */
+export const NamedCustomer = ({ id, name }: { readonly id: string; readonly name: string | null | undefined }) => {
+  const { can } = useAuth()
+  return <Named id={id} name={name} to={can("customers:read") ? `/customers/${id}` : undefined} />
 }

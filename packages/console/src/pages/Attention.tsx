@@ -7,9 +7,8 @@
  */
 import type { ReactNode } from "react"
 import { Link } from "react-router"
-import { useAuth } from "../auth.js"
 import { type Attention, useAttention } from "../components/attention.js"
-import { Named } from "../components/Named.js"
+import { NamedCustomer } from "../components/Named.js"
 import { Badge, Empty, PageHeader } from "../components/ui.js"
 import { kobo, label, shortId, when } from "../format.js"
 
@@ -44,10 +43,8 @@ const approvalText = (a: NonNullable<Attention["approvals"]>["items"][number]) =
     : `Unfreeze customer ${shortId(a.action.customerId)}`
 
 export const AttentionPage = () => {
-  const { can } = useAuth()
   const { attention, error } = useAttention()
-  const customer = (id: string | null, name: string | null | undefined) =>
-    id === null ? null : <Named id={id} name={name} to={can("customers:read") ? `/customers/${id}` : undefined} />
+  const customer = (id: string | null, name: string | null | undefined) => id === null ? null : <NamedCustomer id={id} name={name} />
   return (
     <section>
       <PageHeader title="Needs attention" />

@@ -1,14 +1,12 @@
 import { useState } from "react"
 import { Link, useSearchParams } from "react-router"
 import { api, query } from "../client.js"
-import { useAuth } from "../auth.js"
-import { Named } from "../components/Named.js"
+import { Named, NamedCustomer } from "../components/Named.js"
 import { Table } from "../components/tables.js"
 import { Badge, Empty, LoadState, PageHeader, Pager, Select, useLoad } from "../components/ui.js"
 import { label, when } from "../format.js"
 
 export const SupportPage = () => {
-  const { can } = useAuth()
   // /support?status=open (from Needs attention) starts filtered
   const [params] = useSearchParams()
   const [status, setStatus] = useState(params.get("status") ?? "")
@@ -36,7 +34,7 @@ export const SupportPage = () => {
               <tr key={t.id}>
                 <td><Link to={`/support/${t.id}`}>{t.reference}</Link></td>
                 <td>{t.subject}</td>
-                <td><Named id={t.customerId} name={t.customerName} to={can("customers:read") ? `/customers/${t.customerId}` : undefined} /></td>
+                <td><NamedCustomer id={t.customerId} name={t.customerName} /></td>
                 <td>{label(t.category)}</td>
                 <td><Badge value={t.status} /></td>
                 <td>{t.assignedStaffId === null ? <span className="muted">nobody</span> : <Named id={t.assignedStaffId} name={t.assignedStaffName} />}</td>

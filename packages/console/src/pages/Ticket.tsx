@@ -4,7 +4,7 @@ import { Link, useParams } from "react-router"
 import { api } from "../client.js"
 import { useAuth } from "../auth.js"
 import { attentionChanged } from "../components/attention.js"
-import { Named } from "../components/Named.js"
+import { Named, NamedCustomer } from "../components/Named.js"
 import { Badge, Empty, FlashMessage, LoadState, PageHeader, TextArea, useAction, useLoad } from "../components/ui.js"
 import { label, shortId, when } from "../format.js"
 
@@ -71,11 +71,7 @@ export const TicketPage = () => {
             <span>{label(thread.ticket.category)}</span>
             <span>
               Customer{" "}
-              <Named
-                id={thread.ticket.customerId}
-                name={thread.ticket.customerName}
-                to={can("customers:read") ? `/customers/${thread.ticket.customerId}` : undefined}
-              />
+              <NamedCustomer id={thread.ticket.customerId} name={thread.ticket.customerName} />
             </span>
             <span>
               Assigned:{" "}

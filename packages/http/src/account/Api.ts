@@ -1,12 +1,12 @@
 /** The HTTP contract of the signed-in customer: the profile, the bank account endpoints, OTP requests. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { AccountNotFound, NoEmailOnFile, OtpCooldown, PlanNotFound } from "@app/domain"
-import { Schema } from "effect"
+import { PlanNotFound } from "@app/domain"
+import { emailCodeFailures } from "../auth/Api.js"
+import { OtpRequested } from "../auth/Views.js"
 import { bankAccountEndpoints } from "../banking/Api.js"
 import { errors, success } from "../shared/Envelope.js"
 import { Authentication } from "../shared/Security.js"
 import { CustomerProfile } from "./Views.js"
-import * as Ex from "../shared/Examples.js"
 
 export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
@@ -20,10 +20,8 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     // the spec's other name of POST /auth/otp/request (same use case, same code)
     HttpApiEndpoint.post("requestOtp", "/otp/request")
-      .addSuccess(success("Customer", Schema.Struct({ pinId: Schema.String }).annotations({ examples: [{ pinId: Ex.OTP_PIN_ID }] }), {
-        message: "A code has been sent to your email."
-      }))
-      .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
+      .addSuccess(success("Customer", OtpRequested, { message: "A code has been sent to your email." }))
+      .addError(emailCodeFailures)
       // not a code it answers: documented because the plans contract test (test/Plans.test.ts,
       // "OpenAPI") requires 404 on this endpoint, the plan edit's OTP request
       .addError(errors(PlanNotFound))

@@ -27,6 +27,11 @@ const LinkToken = HttpApiSchema.param("token", Schema.String.pipe(Schema.maxLeng
 const StaffIdParam = HttpApiSchema.param("id", UuidOf(StaffId))
 const Role = StaffRole.annotations(msg("role must be one of superadmin, admin, support, officer"))
 
+/** What setting a member's email can answer (sending a link may set it too). */
+const emailChangeFailures = errors(StaffEmailTaken, PermissionDenied, StaffNotFound)
+/** What changing another member's role or deactivating them can answer (nobody does either to themselves). */
+const standingChangeFailures = errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated)
+
 export class AdminAuthApi extends HttpApiGroup.make("adminAuth")
   .add(
     HttpApiEndpoint.post("signIn", "/sign-in")
@@ -76,7 +81,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
         email: Schema.optionalWith(Email, { exact: true })
       }).annotations({ examples: [{ firstName: "Ngozi", lastName: "Eze", email: "ngozi.eze@example.com" }] })))
       .addSuccess(success("Admin", SentLinkView, { message: "Link sent." }))
-      .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
+      .addError(emailChangeFailures)
   )
   .add(
     HttpApiEndpoint.post("signOut", "/auth/sign-out")
@@ -86,7 +91,7 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
     HttpApiEndpoint.patch("changeEmail")`/staff/${StaffIdParam}/email`
       .setPayload(Body({ email: Email }).annotations({ examples: [{ email: "ngozi.eze@example.com" }] }))
       .addSuccess(success("Admin", StaffView, { message: "Email changed." }))
-      .addError(errors(StaffEmailTaken, PermissionDenied, StaffNotFound))
+      .addError(emailChangeFailures)
   )
   .add(
     HttpApiEndpoint.get("listStaff", "/staff")
@@ -97,12 +102,12 @@ export class AdminStaffApi extends HttpApiGroup.make("adminStaff")
     HttpApiEndpoint.patch("changeRole")`/staff/${StaffIdParam}/role`
       .setPayload(Body({ role: Role }).annotations({ examples: [{ role: "officer" }] }))
       .addSuccess(success("Admin", StaffView, { message: "Role changed." }))
-      .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
+      .addError(standingChangeFailures)
   )
   .add(
     HttpApiEndpoint.post("deactivateStaff")`/staff/${StaffIdParam}/deactivate`
       .addSuccess(success("Admin", StaffView, { message: "Staff member deactivated." }))
-      .addError(errors(PermissionDenied, StaffNotFound, OwnStaffChange, StaffUnauthenticated))
+      .addError(standingChangeFailures)
   )
   .add(
     HttpApiEndpoint.post("reactivateStaff")`/staff/${StaffIdParam}/reactivate`

@@ -61,6 +61,9 @@ export const ledgerEntryView = (e: StaffAccess.Ledger.LedgerEntry) => ({
   awaitsOperator: e.awaitsOperator
 })
 
+/** What the ledger's lists answer (the search, the disbursements, the failed jobs). */
+const LedgerPageView = PageView(LedgerEntryView)
+
 export const RequeryView = Schema.Struct({
   transaction: LedgerEntryView,
   provider: Schema.Struct({ debit: ProviderAnswer, transfer: ProviderAnswer })
@@ -106,7 +109,7 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.get("search", "/transactions")
       .setUrlParams(SearchQuery)
-      .addSuccess(success("Admin", PageView(LedgerEntryView)))
+      .addSuccess(success("Admin", LedgerPageView))
   )
   .add(
     HttpApiEndpoint.post("requery")`/transactions/${TransactionIdParam}/requery`
@@ -123,12 +126,12 @@ export class AdminLedgerApi extends HttpApiGroup.make("adminLedger")
   .add(
     HttpApiEndpoint.get("disbursements", "/disbursements")
       .setUrlParams(Body({ status: opt(Status), ...pageFields }))
-      .addSuccess(success("Admin", PageView(LedgerEntryView)))
+      .addSuccess(success("Admin", LedgerPageView))
   )
   .add(
     HttpApiEndpoint.get("failedJobs", "/jobs/failed")
       .setUrlParams(Body(pageFields))
-      .addSuccess(success("Admin", PageView(LedgerEntryView)))
+      .addSuccess(success("Admin", LedgerPageView))
   )
   .add(
     HttpApiEndpoint.post("retryFailedJob")`/jobs/failed/${TransactionIdParam}/retry`

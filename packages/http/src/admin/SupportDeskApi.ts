@@ -6,7 +6,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
   CustomerId, type InternalNote, PermissionDenied, StaffId, StaffNotFound, type StaffTicket, Support, type Ticket,
-  TicketClosed, TicketConversationFull, TicketId, type TicketMessage, TicketNotFound, TicketStatus
+  TicketId, type TicketMessage, TicketNotFound, TicketStatus
 } from "@app/domain"
 import { Schema } from "effect"
 import { errors, success } from "../shared/Envelope.js"
@@ -14,7 +14,7 @@ import * as Ex from "../shared/Examples.js"
 import { pageFields, PageView } from "../shared/Paging.js"
 import { Body, msg, Uuid, UuidOf } from "../shared/Schemas.js"
 import { StaffAuthentication } from "../shared/Security.js"
-import { Category, MessageBody, Text } from "../support/Api.js"
+import { Category, MessageBody, Text, TicketChangeFailures } from "../support/Api.js"
 import { ticketView, TicketView } from "../support/Views.js"
 import { nameOf, type Names } from "./Names.js"
 import * as AdminEx from "./Examples.js"
@@ -108,7 +108,7 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
         examples: [{ message: "Thank you, Chiamaka. Your ₦50,000 deposit was confirmed at 11:02 and your balance is now up to date." }]
       }))
       .addSuccess(success("Admin", Schema.Struct({ message: StaffMessageView, ticket: StaffTicketView }).annotations({ examples: [AdminEx.staffReply] }), { status: 201, message: "Reply sent." }))
-      .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(StaffNotFound, ...TicketChangeFailures))
   )
   .add(
     HttpApiEndpoint.post("note")`/tickets/${TicketIdParam}/notes`
@@ -125,17 +125,17 @@ export class AdminSupportApi extends HttpApiGroup.make("adminSupport")
           .annotations({ examples: [{ staffId: Ex.STAFF_ID }, { staffId: null }] })
       )
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket assigned." }))
-      .addError(errors(StaffNotFound, TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(StaffNotFound, ...TicketChangeFailures))
   )
   .add(
     HttpApiEndpoint.post("resolve")`/tickets/${TicketIdParam}/resolve`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket resolved." }))
-      .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(...TicketChangeFailures))
   )
   .add(
     HttpApiEndpoint.post("close")`/tickets/${TicketIdParam}/close`
       .addSuccess(success("Admin", StaffTicketView, { message: "Ticket closed." }))
-      .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(...TicketChangeFailures))
   )
   // every endpoint here checks a permission of the member's role
   .addError(errors(PermissionDenied))

@@ -12,7 +12,7 @@ import { errors, NoData, success } from "../shared/Envelope.js"
 import * as Ex from "../shared/Examples.js"
 import { Address, AnyPassword, Body, CalendarDate, CredentialField, Email, GenderField, Name, NewPassword, NonEmpty, OtpCode, OtpPinId, Phone, ReferralCodeField, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
-import { AccountView, SignedIn, TokenPair } from "./Views.js"
+import { AccountView, OtpRequested, SignedIn, TokenPair } from "./Views.js"
 
 const AccountIdPin = Body({ accountId: UuidOf(AccountId), pin: OtpCode })
   .annotations({ examples: [{ accountId: Ex.ACCOUNT_ID, pin: Ex.OTP_CODE }] })
@@ -31,6 +31,8 @@ const LoginPayload = Body({
   Schema.filter((p) => p.email !== undefined || p.phone !== undefined || "Provide either email or phone")
 )
 
+const EmailBody = Body({ email: Email }).annotations({ examples: [{ email: Ex.EMAIL }] })
+
 const RefreshPayload = Body({ refreshToken: NonEmpty }).annotations({ examples: [{ refreshToken: Ex.REFRESH_TOKEN }] })
 
 /** A verification's answer: the token pair while the account was not yet verified, else nothing. */
@@ -38,6 +40,11 @@ const VerifiedTokens = Schema.Struct({
   accessToken: Schema.optionalWith(Schema.String, { exact: true }),
   refreshToken: Schema.optionalWith(Schema.String, { exact: true })
 }).annotations({ examples: [{ accessToken: Ex.ACCESS_TOKEN, refreshToken: Ex.REFRESH_TOKEN }, {}] })
+
+/** What sending a code to the account's email can answer. */
+export const emailCodeFailures = errors(AccountNotFound, NoEmailOnFile, OtpCooldown)
+/** What checking an emailed or texted code can answer. */
+const codeCheckFailures = errors(AccountSuspended, AccountNotFound, InvalidCredentials, OtpRejected, OtpChecksLocked)
 
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
@@ -74,13 +81,13 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("sendEmailOtp", "/otp/email/send")
       .setPayload(AccountIdBody)
       .addSuccess(success("Auth", NoData, { message: "A verification code has been sent to your email." }))
-      .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
+      .addError(emailCodeFailures)
   )
   .add(
     HttpApiEndpoint.post("verifyEmailOtp", "/otp/email/verify")
       .setPayload(AccountIdPin)
       .addSuccess(success("Auth", VerifiedTokens, { message: "Email verified." }))
-      .addError(errors(AccountSuspended, AccountNotFound, InvalidCredentials, OtpRejected, OtpChecksLocked))
+      .addError(codeCheckFailures)
   )
   .add(
     HttpApiEndpoint.post("sendPhoneOtp", "/otp/phone/send")
@@ -92,7 +99,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("verifyPhoneOtp", "/otp/phone/verify")
       .setPayload(AccountIdPin)
       .addSuccess(success("Auth", VerifiedTokens, { message: "Phone number verified." }))
-      .addError(errors(AccountSuspended, AccountNotFound, InvalidCredentials, OtpRejected, OtpChecksLocked))
+      .addError(codeCheckFailures)
   )
   .add(
     HttpApiEndpoint.post("login", "/login")
@@ -115,13 +122,13 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("checkEmail", "/check-email")
-      .setPayload(Body({ email: Email }).annotations({ examples: [{ email: Ex.EMAIL }] }))
+      .setPayload(EmailBody)
       .addSuccess(success("Auth", NoData, { message: "Email is available." }))
       .addError(errors(EmailTaken))
   )
   .add(
     HttpApiEndpoint.post("forgotPassword", "/forgot-password")
-      .setPayload(Body({ email: Email }).annotations({ examples: [{ email: Ex.EMAIL }] }))
+      .setPayload(EmailBody)
       .addSuccess(success("Auth", NoData, { message: "A password reset code has been sent to your email." }))
       .addError(errors(AccountNotFound, OtpCooldown))
   )
@@ -136,10 +143,8 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("requestOtp", "/otp/request")
-      .addSuccess(success("Auth", Schema.Struct({ pinId: Schema.String }).annotations({ examples: [{ pinId: Ex.OTP_PIN_ID }] }), {
-        message: "A code has been sent to your email."
-      }))
-      .addError(errors(AccountNotFound, NoEmailOnFile, OtpCooldown))
+      .addSuccess(success("Auth", OtpRequested, { message: "A code has been sent to your email." }))
+      .addError(emailCodeFailures)
       .middleware(Authentication)
   )
   .add(

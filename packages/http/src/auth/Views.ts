@@ -6,6 +6,9 @@ import * as Ex from "../shared/Examples.js"
 export const TokenPair = Schema.Struct({ accessToken: Schema.String, refreshToken: Schema.String })
   .annotations({ examples: [{ accessToken: Ex.ACCESS_TOKEN, refreshToken: Ex.REFRESH_TOKEN }] })
 
+/** A requested one-time code's answer: the pinId to send back with the code. */
+export const OtpRequested = Schema.Struct({ pinId: Schema.String }).annotations({ examples: [{ pinId: Ex.OTP_PIN_ID }] })
+
 /** Sign-in's answer: the tokens, and whether a transaction PIN is set (false: send the customer to set one). */
 export const SignedIn = Schema.Struct({ ...TokenPair.fields, hasPin: Schema.Boolean })
   .annotations({ examples: [{ accessToken: Ex.ACCESS_TOKEN, refreshToken: Ex.REFRESH_TOKEN, hasPin: true }] })

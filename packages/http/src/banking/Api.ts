@@ -59,8 +59,10 @@ export class KycApi extends HttpApiGroup.make("kyc")
 
 /** What opening the bank account can answer. */
 const openingFailures = errors(...BankFailures, AccountNotFound, BankAccountExists, CustomerNotVerified, BvnNotVerified)
-/** What reading the bank account can answer. */
-const readingFailures = errors(...BankFailures, AccountNotFound, NoBankAccount)
+/** What any use of the customer's bank account at the bank can answer. */
+const bankAccountFailures = [...BankFailures, AccountNotFound, NoBankAccount] as const
+/** What reading the bank account (its balance, its transactions, its deposits) can answer. */
+const readingFailures = errors(...bankAccountFailures)
 
 /** The bank account endpoints; the customers group (account/Api.ts) serves them under /customers. */
 export const bankAccountEndpoints = {
@@ -85,7 +87,7 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
   .add(
     HttpApiEndpoint.post("sync", "/deposit/sync")
       .addSuccess(success("Transaction", BalanceView, { message: "Deposits synced." }))
-      .addError(errors(...BankFailures, AccountNotFound, NoBankAccount))
+      .addError(readingFailures)
   )
   .add(
     HttpApiEndpoint.post("testDeposit", "/deposit/test")
@@ -98,7 +100,7 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
         )
       }).annotations({ examples: [{ amountKobo: TEST_DEPOSIT_DEFAULT_KOBO }] })))
       .addSuccess(success("Transaction", BalanceView, { message: "Test deposit credited." }))
-      .addError(errors(...BankFailures, AccountNotFound, NoBankAccount, TestDepositsDisabled))
+      .addError(errors(...bankAccountFailures, TestDepositsDisabled))
   )
   .add(
     HttpApiEndpoint.get("depositFee", "/deposit/fee")

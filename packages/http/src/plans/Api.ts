@@ -87,6 +87,12 @@ export const PlanPayload = Body({
 export const PlanPatchPayload = Body({ ...planFields, otpPinId: OtpPinId, otpCode: OtpCode })
   .annotations({ examples: [{ ...MONTHLY_PLAN, otpPinId: Ex.OTP_PIN_ID, otpCode: Ex.OTP_CODE }] })
 
+/** What saving the plan (create, edit or the OTP-gated edit) can answer. */
+const savingFailures = [
+  ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
+  AccountNotActive, PayoutInProgress, TooManyAttempts
+] as const
+
 export class PlansApi extends HttpApiGroup.make("plans")
   .add(
     HttpApiEndpoint.get("quote", "/plan/quote")
@@ -97,19 +103,13 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.post("upsert", "/plan")
       .setPayload(PlanPayload)
       .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan saved." }))
-      .addError(errors(
-        ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
-        AccountNotActive, PayoutInProgress, TooManyAttempts
-      ))
+      .addError(errors(...savingFailures))
   )
   .add(
     HttpApiEndpoint.patch("patch", "/plan")
       .setPayload(PlanPatchPayload)
       .addSuccess(success("Disbursement", PlanView, { message: "Disbursement plan updated." }))
-      .addError(errors(
-        ...BankFailures, AccountNotFound, NoBankAccount, OtpGateRejected, InvalidBankCode, BeneficiaryAccountNotFound,
-        AccountNotActive, PayoutInProgress, TooManyAttempts, PlanNotFound
-      ))
+      .addError(errors(...savingFailures, PlanNotFound))
   )
   .add(
     HttpApiEndpoint.get("get", "/plan")

@@ -5,12 +5,11 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { AccountNotFound, NoEmailOnFile, SpendingId, SpendingNotFound, Spendings } from "@app/domain"
 import { Schema } from "effect"
-import { documentCsvResponse } from "../shared/Csv.js"
+import { documentCsvResponse, reportFormatParam } from "../shared/Csv.js"
 import { errors, success } from "../shared/Envelope.js"
 import { pageFields } from "../shared/Paging.js"
 import { Body, CalendarDate, msg, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
-import { ReportFormat } from "../transactions/Api.js"
 import { EmailedReportView, SpendingPageView, SpendingReportView, SpendingView } from "./Views.js"
 
 const { CATEGORY_MAX, DESCRIPTION_MAX, MAX_AMOUNT_KOBO, MAX_REPORT_DAYS, SPENDING_ZONE } = Spendings.Rules
@@ -76,10 +75,7 @@ export class SpendingsApi extends HttpApiGroup.make("spendings")
           description: `last day, inclusive; on or after from, at most ${MAX_REPORT_DAYS} days in all`,
           examples: ["2026-11-30"]
         }),
-        format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv", examples: ["csv"] }), {
-          exact: true,
-          default: () => "json" as const
-        })
+        format: reportFormatParam
       }))
       .addSuccess(success("Spending", SpendingReportView))
       .annotate(OpenApi.Transform, documentCsvResponse(csvBody))

@@ -3,15 +3,13 @@ import { Spendings } from "@app/domain"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
-import { csvAttachment } from "../shared/Csv.js"
+import { reportAnswer } from "../shared/Csv.js"
 import { signedIn } from "../shared/Security.js"
 import { reportView, spendingPageView, spendingView } from "./Views.js"
 
 const spendings = mapDomainErrors("Spending")
 
-const csvResponse = (r: Spendings.SpendingReport) =>
-  // from and to are validated YYYY-MM-DD dates: nothing to escape in the file name
-  csvAttachment(Spendings.reportCsv(r), `spendings-${r.from}-to-${r.to}.csv`)
+const reportIn = reportAnswer("spendings", Spendings.reportCsv, reportView)
 
 export const SpendingHandlers = HttpApiBuilder.group(Api, "spendings", (handlers) =>
   handlers
@@ -25,7 +23,7 @@ export const SpendingHandlers = HttpApiBuilder.group(Api, "spendings", (handlers
     .handle("report", ({ urlParams }) =>
       Effect.flatMap(signedIn, (accountId) => Spendings.spendingReport(accountId, { from: urlParams.from, to: urlParams.to })).pipe(
         spendings,
-        Effect.map((report) => urlParams.format === "csv" ? csvResponse(report) : reportView(report))
+        Effect.map((report) => reportIn(urlParams.format, report))
       ))
     .handle("emailReport", ({ payload }) =>
       Effect.flatMap(signedIn, (accountId) => Spendings.emailMonthReport(accountId, payload.month)).pipe(spendings))

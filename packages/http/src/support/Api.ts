@@ -49,6 +49,9 @@ const UuidOrNull = Schema.Unknown.pipe(
 
 const TicketIdParam = HttpApiSchema.param("id", UuidOf(TicketId))
 
+/** What any change of a ticket (the domain's support/Changes.ts) can answer: `errors(...TicketChangeFailures, …)`. */
+export const TicketChangeFailures = [TicketNotFound, TicketClosed, TicketConversationFull] as const
+
 export class SupportApi extends HttpApiGroup.make("support")
   .add(
     HttpApiEndpoint.get("list", "/tickets")
@@ -89,7 +92,7 @@ export class SupportApi extends HttpApiGroup.make("support")
         examples: [{ message: "The sender's bank gave me session ID 000013261120101422334455667788. It is still not showing." }]
       }))
       .addSuccess(success("Support", ReplyView, { status: 201, message: "Reply sent." }))
-      .addError(errors(TicketNotFound, TicketClosed, TicketConversationFull))
+      .addError(errors(...TicketChangeFailures))
   )
   // every endpoint here reads the signed-in customer's account
   .addError(errors(AccountNotFound))

@@ -7,20 +7,12 @@ import {
   AccountNotFound, NoBankAccount, Reports, TransactionId, TransactionNotFound
 } from "@app/domain"
 import { Schema } from "effect"
-import { documentCsvResponse } from "../shared/Csv.js"
+import { documentCsvResponse, reportFormatParam } from "../shared/Csv.js"
 import { errors, success } from "../shared/Envelope.js"
 import { PageParams } from "../shared/Paging.js"
 import { Body, CalendarDate, msg, UuidOf } from "../shared/Schemas.js"
 import { Authentication } from "../shared/Security.js"
 import { TransactionPageView, TransactionReportView, TransactionView } from "./Views.js"
-
-/** json or csv (a refined string, so a wrong value gets one message rather than one per literal) */
-export const ReportFormat = Schema.String.annotations(msg("format must be 'json' or 'csv'")).pipe(
-  Schema.filter((s): s is "json" | "csv" => s === "json" || s === "csv", {
-    ...msg("format must be 'json' or 'csv'"),
-    jsonSchema: { enum: ["json", "csv"] }
-  })
-)
 
 const { earliest, latest } = Reports.ReportDates
 
@@ -38,10 +30,7 @@ const ReportParams = Body({
     description: `last day of the window, YYYY-MM-DD (UTC), inclusive; on or after from, ${latest} at the latest`,
     examples: ["2026-11-30"]
   }),
-  format: Schema.optionalWith(ReportFormat.annotations({ description: "json (default) or csv", examples: ["csv"] }), {
-    exact: true,
-    default: () => "json" as const
-  })
+  format: reportFormatParam
 }).pipe(
   Schema.filter((p) => p.from <= p.to || { path: ["to"], message: "to must be on or after from" })
 )

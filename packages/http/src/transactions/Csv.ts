@@ -1,6 +1,6 @@
-/** The transaction report as a CSV attachment (GET /transactions/report?format=csv). */
+/** The transaction report as CSV (GET /transactions/report?format=csv sends it as an attachment). */
 import type { Reports, Transaction } from "@app/domain"
-import { csvAttachment, csvRow } from "../shared/Csv.js"
+import { csvRow } from "../shared/Csv.js"
 
 export const CSV_HEADER = ["date", "type", "purpose", "status", "amountKobo", "feeKobo", "reference"] as const
 
@@ -32,7 +32,3 @@ export const reportCsv = (r: Reports.TransactionReport): string => {
   ]
   return rows.join("\r\n") + "\r\n"
 }
-
-export const csvResponse = (r: Reports.TransactionReport) =>
-  // from and to are validated YYYY-MM-DD dates: nothing to escape in the file name
-  csvAttachment(reportCsv(r), `transactions-${r.from}-to-${r.to}.csv`)

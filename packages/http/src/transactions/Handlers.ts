@@ -3,11 +3,14 @@ import { Reports, Transactions } from "@app/domain"
 import { Effect } from "effect"
 import { Api } from "../Api.js"
 import { mapDomainErrors } from "../DomainErrors.js"
+import { reportAnswer } from "../shared/Csv.js"
 import { CurrentAccount, signedIn } from "../shared/Security.js"
-import { csvResponse } from "./Csv.js"
+import { reportCsv } from "./Csv.js"
 import { reportView, transactionPageView, transactionView } from "./Views.js"
 
 const transactions = mapDomainErrors("Transaction")
+
+const reportIn = reportAnswer("transactions", reportCsv, reportView)
 
 export const TransactionHandlers = HttpApiBuilder.group(Api, "transactions", (handlers) =>
   handlers
@@ -25,5 +28,5 @@ export const TransactionHandlers = HttpApiBuilder.group(Api, "transactions", (ha
     .handle("report", ({ urlParams }) =>
       Effect.flatMap(signedIn, (accountId) => Reports.transactionReport(accountId, { from: urlParams.from, to: urlParams.to })).pipe(
         transactions,
-        Effect.map((report) => urlParams.format === "csv" ? csvResponse(report) : reportView(report))
+        Effect.map((report) => reportIn(urlParams.format, report))
       )))
