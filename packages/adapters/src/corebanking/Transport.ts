@@ -80,29 +80,31 @@ export const attemptsOf = <A>(
   maxAttempts: number,
   backoff: (attempt: number) => Effect.Effect<void>,
   attempt: (attempt: number) => Effect.Effect<A, AttemptError>
-): Effect.Effect<A, CoreBankingError> => {
-  let attempts = 0
-  const from = (n: number): Effect.Effect<A, AttemptError> => {
-    const once = Effect.suspend(() => {
-      attempts = n
-      return attempt(n)
-    })
-    return n < maxAttempts && call.retry
-      ? Effect.catchIf(
-        once,
-        (error): error is Transient => error._tag === "Transient" && error.timedOut !== true,
-        () => Effect.zipRight(backoff(n), from(n + 1))
-      )
-      : once
-  }
-  return Effect.catchTag(from(1), "Transient", (error) =>
-    Effect.fail(
-      new ProviderUnknownOutcome({
-        operation: call.operation,
-        detail: `${error.detail} (${attempts} attempt${attempts === 1 ? "" : "s"})`
+): Effect.Effect<A, CoreBankingError> =>
+  // the count is each run's own: an effect of this may be run more than once, at once
+  Effect.suspend(() => {
+    let attempts = 0
+    const from = (n: number): Effect.Effect<A, AttemptError> => {
+      const once = Effect.suspend(() => {
+        attempts = n
+        return attempt(n)
       })
-    ))
-}
+      return n < maxAttempts && call.retry
+        ? Effect.catchIf(
+          once,
+          (error): error is Transient => error._tag === "Transient" && error.timedOut !== true,
+          () => Effect.zipRight(backoff(n), from(n + 1))
+        )
+        : once
+    }
+    return Effect.catchTag(from(1), "Transient", (error) =>
+      Effect.fail(
+        new ProviderUnknownOutcome({
+          operation: call.operation,
+          detail: `${error.detail} (${attempts} attempt${attempts === 1 ? "" : "s"})`
+        })
+      ))
+  })
 
 /** Runs a call: its request, then its attempts, classified; the retry policy of the call. */
 export type Run = <D, I, A>(call: Call<D, I, A>) => Effect.Effect<A, CoreBankingError>
