@@ -21,6 +21,7 @@
  */
 import { Duration, Effect, Option, type Redacted } from "effect"
 import { normalizeEmail } from "../shared/Email.js"
+import { secondsUntil } from "../shared/Throttle.js"
 import { PasswordHasher, SecretHasher, SecureRandom } from "../shared/Ports.js"
 import { atomically, now } from "../shared/UseCase.js"
 import { Notifier } from "../notifications/Ports.js"
@@ -87,7 +88,7 @@ const checkThrottle = (keys: { readonly emailAndClient: string; readonly client:
       const { count, oldest } = yield* failures.since(key, since)
       if (count >= limit && Option.isSome(oldest)) {
         const until = oldest.value.getTime() + Duration.toMillis(StaffPolicy.throttleWindow)
-        return yield* new StaffSignInThrottled({ retryAfterSeconds: Math.max(1, Math.ceil((until - at.getTime()) / 1000)) })
+        return yield* new StaffSignInThrottled({ retryAfterSeconds: yield* secondsUntil(new Date(until)) })
       }
     }
   })

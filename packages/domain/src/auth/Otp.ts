@@ -61,7 +61,7 @@ export const budgetedMatch = (otp: OneTimeCode, guess: string) =>
       at,
       codeMatches(otp, guess)
     )
-    if (checked._tag === "Blocked") return yield* new OtpChecksLocked({ retryAfterSeconds: retryAfter(checked.until, at) })
+    if (checked._tag === "Blocked") return yield* new OtpChecksLocked({ retryAfterSeconds: yield* retryAfter(checked.until) })
     const lockedUntil = checked.started[0]
     if (!checked.right && lockedUntil != null) {
       yield* countTrip("otp_account")

@@ -222,7 +222,7 @@ export const login = (input: LoginInput) =>
         ? Effect.as(hasher.dummyVerify(input.password), false)
         : hasher.verify(input.password, hash.value)
     )
-    if (checked._tag === "Blocked") return yield* new SignInThrottled({ retryAfterSeconds: secondsUntil(checked.until, at) })
+    if (checked._tag === "Blocked") return yield* new SignInThrottled({ retryAfterSeconds: yield* secondsUntil(checked.until) })
     if (!checked.right || Option.isNone(found)) {
       yield* reportTrips(input, keys, checked.started)
       return yield* new InvalidCredentials()

@@ -56,8 +56,13 @@ export class ThrottleStore extends Context.Tag("domain/ThrottleStore")<ThrottleS
   readonly purgeBefore: (before: Date) => Effect.Effect<number>
 }>() {}
 
-/** Whole seconds until `until`, at least 1 (a Retry-After). */
-export const secondsUntil = (until: Date, now: Date): number => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000))
+/**
+ * Whole seconds from now until `until`, at least 1: a refusal's Retry-After, counted when the answer
+ * is made. A concurrent request may block the key after this one read the clock, for a window from
+ * then; counted from the earlier reading, the wait would come out longer than the window.
+ */
+export const secondsUntil = (until: Date): Effect.Effect<number> =>
+  Effect.map(Clock.currentTimeMillis, (now) => Math.max(1, Math.ceil((until.getTime() - now) / 1000)))
 
 /** The `purge-throttles` job: forgets rows whose window began over 2 days ago (the longest window is 24 hours) and that are not blocked. */
 export const purgeStaleThrottles = Effect.gen(function*() {
@@ -137,7 +142,7 @@ export const reserveAttempt = (subject: string, kind: AttemptKind) =>
         kind,
         max: limit.max,
         windowMs: limit.windowMs,
-        retryAfterSeconds: secondsUntil(claim.until, at)
+        retryAfterSeconds: yield* secondsUntil(claim.until)
       })
     }
     return { key, started: claim.started[0] ?? null } satisfies Attempt
