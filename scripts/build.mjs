@@ -231,8 +231,8 @@ export const pgliteTemplate = async ({ externals, wait = true }) => {
       fs.rmSync(path.join(outdir, name), { recursive: true, force: true })
     }
   }
-  const partial = path.join(outdir, `${prefix}${key}-${process.pid}`)
-  fs.rmSync(partial, { recursive: true, force: true })
+  // the maker appends its own pid: the process that writes the directory is the one it names
+  const partial = path.join(outdir, `${prefix}${key}`)
   const manifest = `${JSON.stringify({ key, pglite: versions["@electric-sql/pglite"], packages: versions }, null, 2)}\n`
   // the maker puts the template in place and says so itself
   const child = spawn(process.execPath, ["--enable-source-maps", maker, partial, templateDir, manifest], {

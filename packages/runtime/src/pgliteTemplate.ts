@@ -1,6 +1,6 @@
 /**
  * `node build/pglite-template.mjs <dir> [<final dir> <manifest>]` (run by scripts/build.mjs, not
- * by hand): makes in `<dir>/pglite` the PGlite database a new DATA_DIR starts from (Startup.ts), with the code a first
+ * by hand): makes in `<dir>/pglite` (with a final directory, `<dir>-<pid>/pglite`) the PGlite database a new DATA_DIR starts from (Startup.ts), with the code a first
  * start runs, on the same client: initdb (`pgliteLayer`, as SqlClientLive opens it), then the
  * service's migrations (`runMigrations`, as MigrationsLive). Nothing else is written: no customer,
  * no staff, no setting beyond what the migrations insert. It imports only the migrations and the
@@ -16,11 +16,14 @@ import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
-const [dir, finalDir, manifest] = process.argv.slice(2)
-if (dir === undefined) {
+const [given, finalDir, manifest] = process.argv.slice(2)
+if (given === undefined) {
   console.error("usage: node build/pglite-template.mjs <new directory> [<final directory> <manifest json>]")
   process.exit(2)
 }
+// Made for a build (a final directory given), it works in `<dir>-<its own pid>`: the build that
+// spawned it may exit at once, and whoever finds the directory asks whether its maker still runs.
+const dir = finalDir === undefined ? given : `${given}-${process.pid}`
 const started = performance.now()
 
 /** Puts the made template in place (another build's of the same key may have won the race: fine). */
