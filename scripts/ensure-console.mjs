@@ -103,10 +103,10 @@ export const ensureConsole = async ({ force = false, background = false, afterSt
   }
   const dist = path.join(consoleDir, "dist")
   const partial = path.join(consoleDir, `dist.partial-${process.pid}`)
-  fs.rmSync(partial, { recursive: true, force: true })
-  // made at once (vite writes only at its end): it marks the build as running for a restart
-  fs.mkdirSync(partial)
   try {
+    fs.rmSync(partial, { recursive: true, force: true })
+    // made at once (vite writes only at its end): it marks the build as running for a restart
+    fs.mkdirSync(partial)
     if (afterStart) await afterTheStart()
     // a production build whatever the caller's NODE_ENV (vitest sets "test", which would bundle React's development build)
     execFileSync(process.execPath, [vite, "build", "--logLevel", "warn", "--outDir", partial], {

@@ -12,7 +12,7 @@
 import { spawn } from "node:child_process"
 import * as path from "node:path"
 
-if (process.env.KOBO_SKIP_PREPARE) {
+if (process.env.KOBO_SKIP_PREPARE === "1") {
   console.error("prepare: skipped (KOBO_SKIP_PREPARE); npm start builds what it needs")
   process.exit(0)
 }
