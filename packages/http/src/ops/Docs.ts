@@ -7,22 +7,31 @@
  * forward to it: the same answers, from the same library code.
  */
 import { HttpApi, HttpApiBuilder, HttpApiSwagger } from "@effect/platform"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Fiber, Layer, type Scope } from "effect"
 import { HOME_LINKS } from "./Home.js"
+
+/**
+ * `effect` run once, at the first call, in a fiber of `scope`; every call waits for that one run. A
+ * first caller that goes away (a client disconnect, the request time limit) stops only its own
+ * wait: `Effect.cached` would keep that interruption as the answer for every later call.
+ */
+export const onceInScope = <A, E>(effect: Effect.Effect<A, E>, scope: Scope.Scope) =>
+  Effect.map(Effect.cached(Effect.forkIn(effect, scope)), (fork) => Effect.flatMap(fork, Fiber.join))
 
 export const DocsRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const api = yield* HttpApi.Api
     const scope = yield* Effect.scope
     // one build: its Router.Live is the one both layers add their routes to (layers are shared within a build)
-    const docs = yield* Effect.cached(
+    const docs = yield* onceInScope(
       Layer.buildWithScope(
         Layer.merge(
           HttpApiBuilder.Router.Live,
           Layer.merge(HttpApiSwagger.layer({ path: HOME_LINKS.docs }), HttpApiBuilder.middlewareOpenApi({ path: HOME_LINKS.openapi }))
         ).pipe(Layer.provide(Layer.succeed(HttpApi.Api, api))),
         scope
-      ).pipe(Effect.flatMap((context) => Context.get(context, HttpApiBuilder.Router).router))
+      ).pipe(Effect.flatMap((context) => Context.get(context, HttpApiBuilder.Router).router)),
+      scope
     )
     const serve = Effect.flatten(docs)
     yield* router.get(HOME_LINKS.docs, serve)
