@@ -16,7 +16,9 @@ import { HOME_LINKS } from "./Home.js"
  * wait: `Effect.cached` would keep that interruption as the answer for every later call.
  */
 export const onceInScope = <A, E>(effect: Effect.Effect<A, E>, scope: Scope.Scope) =>
-  Effect.map(Effect.cached(Effect.forkIn(effect, scope)), (fork) => Effect.flatMap(fork, Fiber.join))
+  // Fiber.await, not Fiber.join: joining would also copy the building fiber's context (the first
+  // request's) into each caller's, and the router would then answer that first request again
+  Effect.map(Effect.cached(Effect.forkIn(effect, scope)), (fork) => Effect.flatMap(fork, (fiber) => Effect.flatten(Fiber.await(fiber))))
 
 export const DocsRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
