@@ -9,7 +9,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { Either, Option, Schema, SchemaAST as AST } from "effect"
 import { describe, expect, it } from "vitest"
 import { Api } from "../src/Api.js"
-import { referenceIds } from "../src/ApiReference.js"
+import { apiReference } from "../src/ApiReference.js"
 import { parseReference } from "../src/shared/Reference.js"
 import { ERROR_CODES_TAG } from "../src/shared/OpenApiDoc.js"
 
@@ -114,7 +114,13 @@ describe("the docs page", () => {
 
   it("has one section of the API reference for each operation, and none for an operation that does not exist", () => {
     const ids = operations().map(({ operation }) => operation.operationId).sort()
-    expect([...referenceIds].sort()).toEqual(ids)
+    expect([...apiReference.keys()].sort()).toEqual(ids)
+    // and each operation carries its own section's text
+    const misplaced = operations().filter(({ operation }) => {
+      const text = apiReference.get(operation.operationId)
+      return operation.summary !== text?.summary || operation.description !== text?.description
+    })
+    expect(misplaced.map(({ where }) => where)).toEqual([])
   })
 
   it("reads a reference section: the heading names the operation, the first line is the summary, paragraphs are kept", () => {
@@ -132,6 +138,11 @@ at a time.
       description: "Customer (bearer). One plan at a time.\n\n409 PLAN_EXISTS."
     }]])
     expect(() => parseReference("## a.b\nOne\n\n## a.b\nTwo\n")).toThrow(/two sections for a.b/)
+    // what it would garble is refused, not lost
+    expect(() => parseReference("Intro\n## a.b\nOne\n")).toThrow(/text before its first section/)
+    expect(() => parseReference("## a.b\nSend money to a\nbank account\n\nText.\n")).toThrow(/runs onto a second line/)
+    expect(() => parseReference("## a.b\nOne\n\nAnswers:\n- 400 X\n- 404 Y\n")).toThrow(/flatten: - 400 X/)
+    expect(() => parseReference("## a.b\nOne\n\n### More\n")).toThrow(/flatten: ### More/)
   })
 
   it("keeps the error catalogue as the last section", () => {
