@@ -22,7 +22,7 @@ export const csvAttachment = (body: string, filename: string) =>
   })
 
 /** json or csv (a refined string, so a wrong value gets one message rather than one per literal) */
-export const ReportFormat = Schema.String.annotations(msg("format must be 'json' or 'csv'")).pipe(
+const ReportFormat = Schema.String.annotations(msg("format must be 'json' or 'csv'")).pipe(
   Schema.filter((s): s is "json" | "csv" => s === "json" || s === "csv", {
     ...msg("format must be 'json' or 'csv'"),
     jsonSchema: { enum: ["json", "csv"] }
